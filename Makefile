@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# aicc top-level Makefile.
+#
+#   make                 build tcp_aicc.ko for KDIR and the userspace tools
+#   make module          only the module, for KDIR
+#   make kmods           the module for every installed Debian kernel's
+#                        headers, into build/<kernel-release>/
+#   make tools           userspace: the aicc tool, generator, simulator
+#   make check           every test: unit tests, then the VM selftests on
+#                        both kernels (see selftests/ and tools/vm/)
+#   make install         install the module (depmod) and the tool
+#   make deps            install build/test dependencies (Debian, root)
+
+KVER	?= $(shell uname -r)
+KDIR	?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
+		$(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+BUILD	?= $(CURDIR)/build
+PREFIX	?= /usr/local
+DESTDIR	?=
+CC	?= cc
+
+# Userspace flags shared by every tool and test built from this tree.
+USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
+	       -I$(CURDIR)/module/core -I$(CURDIR)/uapi -I$(CURDIR)
+CORE_SRCS := module/core/aicc_core.c module/core/aicc_mem.c
+CORE_HDRS := $(wildcard module/core/*.h) uapi/aicc.h
+
+# Sub-projects add themselves to these lists from their build.mk.
+TOOLS_TARGETS :=
+CHECK_UNIT :=
+INSTALL_TARGETS :=
+
+.PHONY: all module kmods tools check check-unit install deps clean help
+
+all: module tools
+
+module:
+	@if [ -z "$(KDIR)" ] || [ ! -d "$(KDIR)" ]; then \
+		echo "aicc: no kernel headers (set KDIR or run 'make deps')" >&2; \
+		exit 1; fi
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# One out-of-tree build per installed kernel.  Kbuild writes objects next to
+# the sources, so each kernel gets its own copy of the module sources.
+KMOD_HDRS := $(sort $(wildcard /usr/src/linux-headers-*-amd64))
+kmods:
+	@set -e; for h in $(KMOD_HDRS); do \
+		v=$${h#/usr/src/linux-headers-}; d=$(BUILD)/$$v; \
+		mkdir -p $$d; \
+		cp -a Kbuild $$d/; rm -rf $$d/module $$d/uapi; \
+		cp -a module uapi $$d/; \
+		echo "  KMOD    $$v"; \
+		$(MAKE) -s -C $$h M=$$d modules W=$(W) C=$(C) > $$d/build.log 2>&1 || \
+			{ cat $$d/build.log; exit 1; }; \
+		grep -E 'warning|error' $$d/build.log || true; \
+	done
+
+include $(sort $(wildcard tools/*/build.mk)) $(wildcard selftests/build.mk)
+
+tools: $(TOOLS_TARGETS)
+
+check-unit: $(CHECK_UNIT)
+
+check:
+	bash selftests/run-all.sh
+
+install: module $(INSTALL_TARGETS)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(shell basename $$(dirname $(KDIR)) 2>/dev/null || echo $(KVER)) || true
+
+deps:
+	bash scripts/install-deps.sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -rf $(BUILD)
+
+help:
+	@sed -n '3,14p' Makefile

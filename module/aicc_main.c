@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc: TCP congestion control for AI-cluster traffic -- kernel glue.
+ *
+ * The control law lives in core/aicc_core.c (see its header comment); this
+ * file adapts it to struct tcp_congestion_ops.  aicc takes over the window
+ * and the pacing rate completely through cong_control(), like BBR, so the
+ * kernel's slow-start-after-idle and PRR do not interfere.
+ *
+ * Three congestion-control names come from this module, one per profile,
+ * each with its own knobs under /sys/kernel/aicc/<name>/:
+ *
+ *   aicc       collectives: all-reduce and all-to-all bursts
+ *   aicc_lat   latency: inference RPCs
+ *   aicc_bulk  background: bulk and checkpoint traffic that yields
+ *
+ * aicc needs ECN (TCP_CONG_NEEDS_ECN) and, on the receiving side, echoes CE
+ * marks per packet the way RFC 8257 describes for DCTCP, so the sender's
+ * delivered_ce counts marked packets precisely.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/inet_diag.h>
+#include <net/tcp.h>
+
+#include "aicc_compat.h"
+#include "aicc_mod.h"
+
+#define CREATE_TRACE_POINTS
+#include "aicc_trace.h"
+
+struct aicc_sock {
+	struct aicc_flow f;
+	u32 last_ack_us;	/* tcp_mstamp of the last ACK, for idle gaps */
+	u32 prior_rcv_nxt;	/* receiver: rcv_nxt before the last segment */
+	u8 ce_state;		/* receiver: last segment was CE-marked */
+	u8 inited;		/* init() ran (release() may come without) */
+};
+
+static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES];
+
+static inline unsigned int aicc_profile_of(const struct sock *sk)
+{
+	return inet_csk(sk)->icsk_ca_ops - aicc_ops;
+}
+
+static inline const struct aicc_params *aicc_params_of(unsigned int profile)
+{
+	return &rcu_dereference(aicc_profiles[profile].params)->p;
+}
+
+/* Events of the core, counted per profile. */
+static const struct {
+	unsigned int ev, stat;
+} aicc_ev_stats[] = {
+	{ AICC_EV_ROUND, AICC_S_ROUNDS },
+	{ AICC_EV_DELAY_CUT, AICC_S_DECREASES },
+	{ AICC_EV_ECN_CUT, AICC_S_ECN_CUTS },
+	{ AICC_EV_LOSS_CUT, AICC_S_LOSS_CUTS },
+	{ AICC_EV_RTO, AICC_S_RTO },
+	{ AICC_EV_START_EXIT, AICC_S_START_EXITS },
+	{ AICC_EV_IDLE_RESUME, AICC_S_IDLE_RESTARTS },
+	{ AICC_EV_MEM_HIT, AICC_S_MEM_HITS },
+	{ AICC_EV_MEM_MISS, AICC_S_MEM_MISSES },
+};
+
+static void aicc_count(struct sock *sk, unsigned int ev)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aicc_ev_stats); i++)
+		if (ev & aicc_ev_stats[i].ev)
+			aicc_stat_add(ca->f.profile, aicc_ev_stats[i].stat, 1);
+	trace_aicc_update(sk, &ca->f, ev, tcp_packets_in_flight(tcp_sk(sk)));
+}
+
+/* Hand the core's window and rate to TCP. */
+static void aicc_apply(struct sock *sk)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	tcp_snd_cwnd_set(tp, min(aicc_cwnd_pkts(&ca->f), tp->snd_cwnd_clamp));
+	if (ca->f.rate)
+		WRITE_ONCE(sk->sk_pacing_rate,
+			   min_t(u64, ca->f.rate,
+				 READ_ONCE(sk->sk_max_pacing_rate)));
+}
+
+static void aicc_peer_key(const struct sock *sk, struct aicc_peer *key)
+{
+	key->net = sock_net(sk)->net_cookie;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		memcpy(key->addr, &sk->sk_v6_daddr, sizeof(key->addr));
+		return;
+	}
+#endif
+	key->addr[0] = 0;
+	key->addr[1] = 0;
+	key->addr[2] = (__force u32)htonl(0x0000ffff);
+	key->addr[3] = (__force u32)sk->sk_daddr;
+}
+
+static void aicc_remember(struct sock *sk)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct aicc_mem_tab *tab;
+	struct aicc_memval val;
+	struct aicc_peer key;
+
+	if (!READ_ONCE(aicc_mem_enabled) || !aicc_flow_memval(&ca->f, &val))
+		return;
+	aicc_peer_key(sk, &key);
+	rcu_read_lock();
+	tab = rcu_dereference(aicc_mem_cur);
+	if (tab)
+		aicc_mem_store(&tab->mem, &key, tcp_clock_ns(), &val);
+	rcu_read_unlock();
+}
+
+static void aicc_init(struct sock *sk)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	unsigned int profile = aicc_profile_of(sk);
+	const struct aicc_params *p;
+	struct aicc_memval val, *mem = NULL;
+	u64 now = tcp_clock_ns();
+	unsigned int ev = 0;
+
+	BUILD_BUG_ON(sizeof(struct aicc_sock) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(sizeof(struct aicc_info) > sizeof(union tcp_cc_info));
+
+	rcu_read_lock();
+	p = aicc_params_of(profile);
+	if (READ_ONCE(aicc_mem_enabled)) {
+		struct aicc_mem_tab *tab = rcu_dereference(aicc_mem_cur);
+		struct aicc_peer key;
+
+		aicc_peer_key(sk, &key);
+		if (tab && aicc_mem_lookup(&tab->mem, &key, now,
+					   p->mem_life_ns_hi, &val))
+			mem = &val;
+		else
+			ev |= AICC_EV_MEM_MISS;
+	}
+	ev |= aicc_flow_init(&ca->f, p, tcp_snd_cwnd(tp), tp->mss_cache, now,
+			     mem);
+	if (tp->srtt_us)
+		aicc_flow_seed_rtt(&ca->f, p,
+				   min_t(u64, (u64)(tp->srtt_us >> 3) *
+					 NSEC_PER_USEC, U32_MAX), now);
+	rcu_read_unlock();
+
+	ca->f.profile = profile;
+	ca->last_ack_us = (u32)tp->tcp_mstamp;
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ca->ce_state = 0;
+	ca->inited = 1;
+
+	/* aicc paces every flow: let TCP pace when no fq qdisc does. */
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	aicc_apply(sk);
+	aicc_stat_add(profile, AICC_S_FLOWS, 1);
+	aicc_stat_add(profile, AICC_S_INITS, 1);
+	aicc_count(sk, ev);
+}
+
+static void aicc_release(struct sock *sk)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+
+	if (!ca->inited)
+		return;
+	aicc_remember(sk);
+	aicc_stat_add(ca->f.profile, AICC_S_FLOWS, -1);
+	ca->inited = 0;
+}
+
+static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct aicc_sample s;
+	unsigned int ev;
+
+	s.now_ns = tp->tcp_mstamp * NSEC_PER_USEC;
+	s.rtt_ns = rs->rtt_us > 0 ? (s64)rs->rtt_us * NSEC_PER_USEC : -1;
+	s.srtt_ns = min_t(u64, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
+			  U32_MAX);
+	s.delivered = tp->delivered;
+	s.delivered_ce = tp->delivered_ce;
+	s.prior_delivered = rs->prior_delivered;
+	s.acked = rs->acked_sacked;
+	s.losses = rs->losses > 0 ? rs->losses : 0;
+	s.inflight = tcp_packets_in_flight(tp);
+	s.mss = tp->mss_cache;
+	s.app_limited = rs->is_app_limited;
+
+	rcu_read_lock();
+	ev = aicc_on_ack(&ca->f, aicc_params_of(ca->f.profile), &s);
+	rcu_read_unlock();
+
+	ca->last_ack_us = (u32)tp->tcp_mstamp;
+	aicc_apply(sk);
+	if (ev)
+		aicc_count(sk, ev);
+}
+
+/* Receiver side: per-packet CE echo (RFC 8257, section 3.2). */
+static void aicc_ce_update(struct sock *sk, u8 ce)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (ca->ce_state != ce) {
+		/*
+		 * The marking changed: first acknowledge what came before
+		 * the change, with the old ECE value, if an ACK is owed.
+		 */
+		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER)
+			__tcp_send_ack(sk, ca->prior_rcv_nxt);
+		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
+		ca->ce_state = ce;
+	}
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	if (ce)
+		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+	else
+		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+}
+
+static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	unsigned int ev;
+	u32 idle_us;
+
+	switch (event) {
+	case CA_EVENT_ECN_IS_CE:
+		aicc_ce_update(sk, 1);
+		break;
+	case CA_EVENT_ECN_NO_CE:
+		aicc_ce_update(sk, 0);
+		break;
+	case CA_EVENT_TX_START:
+		if (!ca->inited)
+			break;
+		idle_us = (u32)tp->tcp_mstamp - ca->last_ack_us;
+		aicc_remember(sk);
+		rcu_read_lock();
+		ev = aicc_on_tx_start(&ca->f, aicc_params_of(ca->f.profile),
+				      (u64)idle_us * NSEC_PER_USEC,
+				      tp->delivered);
+		rcu_read_unlock();
+		if (ev) {
+			aicc_apply(sk);
+			aicc_count(sk, ev);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void aicc_set_state(struct sock *sk, u8 new_state)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	unsigned int ev;
+
+	if (new_state != TCP_CA_Loss || !ca->inited)
+		return;
+	rcu_read_lock();
+	ev = aicc_on_rto(&ca->f, aicc_params_of(ca->f.profile), tp->delivered);
+	rcu_read_unlock();
+	aicc_apply(sk);
+	aicc_count(sk, ev);
+}
+
+static u32 aicc_ssthresh(struct sock *sk)
+{
+	/* aicc keeps no slow-start threshold; cong_control owns cwnd. */
+	return tcp_sk(sk)->snd_ssthresh;
+}
+
+static u32 aicc_undo_cwnd(struct sock *sk)
+{
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+static size_t aicc_get_info(struct sock *sk, u32 ext, int *attr,
+			    union tcp_cc_info *info)
+{
+	const struct aicc_sock *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	if (ext != ~0U &&
+	    (ext & ((1 << (INET_DIAG_DCTCPINFO - 1)) |
+		    (1 << (INET_DIAG_VEGASINFO - 1))))) {
+		/* What stock ss(8) decodes: DCTCP's view of our ECN state. */
+		memset(&info->dctcp, 0, sizeof(info->dctcp));
+		info->dctcp.dctcp_enabled = 1;
+		info->dctcp.dctcp_ce_state = ca->ce_state;
+		info->dctcp.dctcp_alpha = ca->f.alpha >> 5;
+		info->dctcp.dctcp_ab_ecn = tp->mss_cache * tp->delivered_ce;
+		info->dctcp.dctcp_ab_tot = tp->mss_cache * tp->delivered;
+		*attr = INET_DIAG_DCTCPINFO;
+		return sizeof(info->dctcp);
+	}
+	if (ext == ~0U || (ext & (1 << (INET_DIAG_INFO - 1)))) {
+		struct aicc_info ai;
+
+		aicc_flow_info(&ca->f, &ai);
+		memcpy(info, &ai, sizeof(ai));
+		*attr = AICC_DIAG_ATTR;
+		return sizeof(ai);
+	}
+	return 0;
+}
+
+#define AICC_OPS(id, cc_name, desc)					\
+	[id] = {							\
+		.flags		= TCP_CONG_NEEDS_ECN,			\
+		.init		= aicc_init,				\
+		.release	= aicc_release,				\
+		.ssthresh	= aicc_ssthresh,			\
+		.cong_control	= aicc_cong_control,			\
+		.undo_cwnd	= aicc_undo_cwnd,			\
+		.cwnd_event	= aicc_cwnd_event,			\
+		.set_state	= aicc_set_state,			\
+		.get_info	= aicc_get_info,			\
+		.owner		= THIS_MODULE,				\
+		.name		= cc_name,				\
+	},
+
+static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES] __read_mostly = {
+	AICC_PROFILES(AICC_OPS)
+};
+
+static int __init aicc_module_init(void)
+{
+	int i, ret;
+
+	ret = aicc_params_init();
+	if (ret)
+		return ret;
+	ret = aicc_sysfs_init();
+	if (ret)
+		goto err_params;
+	for (i = 0; i < AICC_NR_PROFILES; i++) {
+		ret = tcp_register_congestion_control(&aicc_ops[i]);
+		if (ret) {
+			pr_err("cannot register %s: %d\n", aicc_ops[i].name,
+			       ret);
+			goto err_unreg;
+		}
+	}
+	pr_info("version " AICC_VERSION " registered\n");
+	return 0;
+
+err_unreg:
+	while (--i >= 0)
+		tcp_unregister_congestion_control(&aicc_ops[i]);
+	aicc_sysfs_exit();
+err_params:
+	aicc_params_exit();
+	return ret;
+}
+
+static void __exit aicc_module_exit(void)
+{
+	int i;
+
+	for (i = 0; i < AICC_NR_PROFILES; i++)
+		tcp_unregister_congestion_control(&aicc_ops[i]);
+	aicc_sysfs_exit();
+	aicc_params_exit();
+}
+
+module_init(aicc_module_init);
+module_exit(aicc_module_exit);
+
+MODULE_AUTHOR("The aicc developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("TCP congestion control for AI-cluster traffic");
+MODULE_VERSION(AICC_VERSION);
+MODULE_ALIAS("tcp_aicc_lat");
+MODULE_ALIAS("tcp_aicc_bulk");

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc: congestion control for AI-cluster traffic -- the control law.
+ *
+ * AI training and inference traffic is many long-lived connections that burst
+ * in lock-step (all-reduce, all-to-all incast), go idle while GPUs compute,
+ * and burst again; the slowest flow sets the step time.  aicc keeps the
+ * bottleneck queue near-empty while holding line rate, shares fairly within a
+ * few round trips, and resumes at the converged rate after idle gaps.
+ *
+ * Signals, per round trip (a "round" ends when a packet sent after the round
+ * began is acknowledged):
+ *
+ *   base   = windowed minimum RTT                       (min_rtt_win_ms)
+ *   d      = min RTT sample of the round - base          queueing delay
+ *   F      = CE-marked / delivered packets of the round
+ *   alpha <- alpha + ecn_g * (F - alpha)                 as DCTCP's alpha
+ *
+ * Target queueing delay, scale-free (relative to the base RTT), plus a
+ * flow-scaling term that grows as the window shrinks so that hundreds of
+ * small flows in an incast converge fairly instead of starving (Swift):
+ *
+ *   T = clamp(target * base + fs(cwnd), target_min, target_max)
+ *   fs(w) = fs_range * base * clamp((1/sqrt(w) - 1/sqrt(fs_max)) /
+ *                                   (1/sqrt(fs_min) - 1/sqrt(fs_max)), 0, 1)
+ *
+ * Window update at the end of each round (at most one decrease per round):
+ *
+ *   loss seen:      w <- w * (1 - loss_beta)         (immediately, per ACK)
+ *   d > T:          w <- w * (1 - min(beta * (d - T) / d, max_mdf))
+ *   CE seen:        w <- w * (1 - min(ecn_beta * alpha, max_mdf))
+ *                   (the larger of the two cuts; ECN is ignored for one
+ *                   round after a cut, since those marks predate it)
+ *   otherwise:      w <- w + ai + mi * w * (T - d) / T
+ *   RTO:            w <- min(w, packets delivered in the last round)
+ *
+ * The window is kept in 1/65536 packets and may fall below one packet
+ * (down to min_cwnd).  The kernel is given at least two whole packets and the
+ * pacing rate carries the fractional window:
+ *
+ *   rate = gain * w * mss / srtt,  gain = pacing_gain (2 in fast start,
+ *                                  1 when w < 2 packets)
+ *
+ * States (enum aicc_mode):
+ *
+ *   START   fast start: the window grows by the ACKed packets (doubling per
+ *           round) until the queueing delay exceeds start_exit * T, a CE mark
+ *           arrives or a packet is lost.  A flow that finds a remembered rate
+ *           for its peer skips START and begins in TRACK at that rate.
+ *   TRACK   the control law above.
+ *   LOSS    one round after a retransmission timeout; the window restarts
+ *           from what the path actually delivered, not from one packet.
+ *   RESUME  the first round after an idle gap shorter than rate_memory_ms:
+ *           the window and rate from before the gap are kept and paced, so
+ *           the next collective starts at the converged speed.  Longer gaps
+ *           fall back to START.
+ *
+ * Arithmetic is fixed point, no floating point, no allocation.  The per-ACK
+ * path uses additions, multiplications and shifts only; the few quotients
+ * needed once per round go through aicc_udiv64(), a shift-subtract division
+ * that uses no hardware divide and gives identical results in the kernel
+ * and in userspace.
+ */
+#include "aicc_core.h"
+#include "aicc_defaults.h"
+
+#define NSEC_PER_SEC_U32	1000000000U
+#define ALPHA_ONE		(1U << 15)	/* alpha is Q15 */
+
+/* ------------------------------------------------------------------ */
+/* Fixed-point helpers                                                  */
+
+/* floor(n / d) without a hardware divide; d == 0 gives the maximum. */
+u64 aicc_udiv64(u64 n, u64 d)
+{
+	u64 q = 0;
+	int sh;
+
+	if (!d)
+		return ~0ULL;
+	if (n < d)
+		return 0;
+	sh = __builtin_clzll(d) - __builtin_clzll(n);
+	d <<= sh;
+	for (; sh >= 0; sh--) {
+		q <<= 1;
+		if (n >= d) {
+			n -= d;
+			q |= 1;
+		}
+		d >>= 1;
+	}
+	return q;
+}
+
+/* (a * b) >> shift with a 128-bit intermediate, saturating at 2^64 - 1. */
+u64 aicc_mul_shr(u64 a, u64 b, unsigned int shift)
+{
+	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
+	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
+	u64 lo = (mid << 32) | (u32)ll;
+	u64 hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+
+	if (shift >= 64)
+		return shift >= 128 ? 0 : hi >> (shift - 64);
+	if (!shift)
+		return hi ? ~0ULL : lo;
+	if (hi >> shift)
+		return ~0ULL;
+	return (hi << (64 - shift)) | (lo >> shift);
+}
+
+/* floor(sqrt(x)) */
+u32 aicc_isqrt64(u64 x)
+{
+	u64 r = 0, bit = 1ULL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (u32)r;
+}
+
+static inline u64 min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static inline u64 max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
+/* value in 1/1000 -> Q16 */
+static u32 permille_q16(u32 v)
+{
+	return (u32)aicc_udiv64((u64)v << 16, 1000);
+}
+
+/* 1/sqrt(x / 1000) in Q16, for x in 1/1000 packets */
+static u32 inv_sqrt_mpkt_q16(u64 mpkt)
+{
+	/* sqrt(mpkt / 1000) in Q16 = sqrt(mpkt * 2^32 / 1000) */
+	u32 s = aicc_isqrt64(aicc_udiv64(mpkt << 32, 1000));
+
+	return s ? (u32)min_u64(aicc_udiv64(1ULL << 32, s), 0xffffffffULL) :
+		   0xffffffffU;
+}
+
+/* 2^32 * 1e9 / rtt_ns: converts bytes per RTT into bytes per second. */
+static u64 inv_rtt_of(u32 rtt_ns)
+{
+	return aicc_udiv64((u64)NSEC_PER_SEC_U32 << 32, rtt_ns ? rtt_ns : 1);
+}
+
+/* bytes/s * ns / 1e9 (1e9 = 2^9 * 1953125) */
+static u64 bytes_in(u64 rate, u32 ns)
+{
+	return aicc_udiv64(aicc_mul_shr(rate, ns, 9), 1953125);
+}
+
+static inline u32 clamp_rtt(s64 rtt)
+{
+	if (rtt <= 0)
+		return 1;
+	return rtt > AICC_RTT_MAX_NS ? AICC_RTT_MAX_NS : (u32)rtt;
+}
+
+/* Coarse clock for ages and windows: units of 2^20 ns (about 1 ms). */
+static inline u32 coarse(u64 now_ns)
+{
+	return (u32)(now_ns >> 20);
+}
+
+/* ------------------------------------------------------------------ */
+/* Parameters                                                           */
+
+static const struct {
+	u32 min, max;
+} knob_range[AICC_NR_KNOBS] = {
+#define AICC_RANGE(id, name, unit, lo, hi, desc) [id] = { lo, hi },
+	AICC_KNOBS(AICC_RANGE)
+#undef AICC_RANGE
+};
+
+void aicc_params_defaults(u32 knob[AICC_NR_KNOBS], unsigned int profile)
+{
+	unsigned int i;
+
+	if (profile >= AICC_NR_PROFILES)
+		profile = AICC_PROF_COLL;
+	for (i = 0; i < AICC_NR_KNOBS; i++)
+		knob[i] = aicc_default_knobs[profile][i];
+}
+
+/* 0 if @value is acceptable for knob @id, -1 otherwise. */
+int aicc_knob_check(unsigned int id, u64 value)
+{
+	if (id >= AICC_NR_KNOBS)
+		return -1;
+	if (value < knob_range[id].min || value > knob_range[id].max)
+		return -1;
+	return 0;
+}
+
+void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS])
+{
+	u64 v;
+	unsigned int i;
+
+	for (i = 0; i < AICC_NR_KNOBS; i++)
+		p->knob[i] = knob[i];
+
+	p->target_q16 = permille_q16(knob[AICC_K_TARGET]);
+	p->target_min_ns = (u32)min_u64((u64)knob[AICC_K_TARGET_MIN] * 1000,
+					AICC_RTT_MAX_NS);
+	p->target_max_ns = (u32)min_u64((u64)knob[AICC_K_TARGET_MAX] * 1000,
+					AICC_RTT_MAX_NS);
+	if (p->target_max_ns < p->target_min_ns)
+		p->target_max_ns = p->target_min_ns;
+
+	p->fs_range_q16 = permille_q16(knob[AICC_K_FS_RANGE]);
+	p->fs_isq_min = inv_sqrt_mpkt_q16(knob[AICC_K_FS_MIN_CWND]);
+	p->fs_isq_max = inv_sqrt_mpkt_q16((u64)knob[AICC_K_FS_MAX_CWND] * 1000);
+	if (p->fs_isq_min > p->fs_isq_max)
+		p->fs_norm = (u32)min_u64(aicc_udiv64(1ULL << 32,
+					p->fs_isq_min - p->fs_isq_max),
+					0xffffffffULL);
+	else
+		p->fs_norm = 0;	/* empty range: no flow scaling */
+
+	p->ai_q16 = (u32)aicc_udiv64((u64)knob[AICC_K_AI] << 16, 1000);
+	p->mi_q16 = permille_q16(knob[AICC_K_MI]);
+	p->beta_q16 = permille_q16(knob[AICC_K_BETA]);
+	p->max_mdf_q16 = permille_q16(knob[AICC_K_MAX_MDF]);
+	p->ecn_g_q16 = permille_q16(knob[AICC_K_ECN_G]);
+	p->ecn_beta_q16 = permille_q16(knob[AICC_K_ECN_BETA]);
+	p->loss_beta_q16 = permille_q16(knob[AICC_K_LOSS_BETA]);
+	p->min_cwnd_q16 = (u32)aicc_udiv64((u64)knob[AICC_K_MIN_CWND] << 16,
+					   1000);
+	if (!p->min_cwnd_q16)
+		p->min_cwnd_q16 = 1;
+	p->pacing_gain_q16 = permille_q16(knob[AICC_K_PACING_GAIN]);
+	p->start_exit_q16 = permille_q16(knob[AICC_K_START_EXIT]);
+
+	v = (u64)knob[AICC_K_MEM_LIFE] * 1000000;
+	p->mem_life_ns_hi = (u32)(v >> 20);
+	v = (u64)knob[AICC_K_RTT_WIN] * 1000000;
+	p->rtt_win_ns_hi = (u32)(v >> 20);
+
+	p->pacing_min = (u64)knob[AICC_K_PACING_MIN] * 125;
+	p->pacing_max = (u64)knob[AICC_K_PACING_MAX] * 125;
+	if (p->pacing_max && p->pacing_max < p->pacing_min)
+		p->pacing_max = p->pacing_min;
+}
+
+/* ------------------------------------------------------------------ */
+/* The controller                                                       */
+
+static void clamp_cwnd(struct aicc_flow *f, const struct aicc_params *p)
+{
+	if (f->cwnd < p->min_cwnd_q16)
+		f->cwnd = p->min_cwnd_q16;
+	else if (f->cwnd > AICC_CWND_MAX)
+		f->cwnd = AICC_CWND_MAX;
+}
+
+/* Pacing rate from the window; multiplications only. */
+static void update_rate(struct aicc_flow *f, const struct aicc_params *p)
+{
+	u64 gain, rate;
+
+	if (!f->inv_rtt) {
+		f->rate = 0;	/* no RTT yet: leave pacing to the caller */
+		return;
+	}
+	if (f->mode == AICC_MODE_START)
+		gain = 2 * AICC_ONE;
+	else if (f->cwnd < (u64)AICC_CWND_FLOOR_PKTS << 16)
+		gain = AICC_ONE;
+	else
+		gain = p->pacing_gain_q16;
+
+	/* cwnd(Q16) * mss -> bytes per RTT (Q16) -> bytes/s */
+	rate = aicc_mul_shr(f->cwnd * f->mss, f->inv_rtt, 48);
+	rate = aicc_mul_shr(rate, gain, 16);
+	if (rate < p->pacing_min)
+		rate = p->pacing_min;
+	if (p->pacing_max && rate > p->pacing_max)
+		rate = p->pacing_max;
+	f->rate = rate ? rate : 1;
+}
+
+/* Flow-scaling addition to the target, in ns. */
+static u32 flow_scaling(const struct aicc_flow *f, const struct aicc_params *p)
+{
+	u64 sq, isq, g;
+
+	if (!p->fs_norm || !p->fs_range_q16)
+		return 0;
+	sq = aicc_isqrt64(f->cwnd << 16);	/* sqrt(packets), Q16 */
+	isq = sq ? aicc_udiv64(1ULL << 32, sq) : ~0ULL;
+	if (isq <= p->fs_isq_max)
+		return 0;
+	if (isq >= p->fs_isq_min)
+		g = AICC_ONE;
+	else
+		g = aicc_mul_shr(isq - p->fs_isq_max, p->fs_norm, 16);
+	if (g > AICC_ONE)
+		g = AICC_ONE;
+	return (u32)aicc_mul_shr(aicc_mul_shr(f->base_rtt, p->fs_range_q16, 16),
+				 g, 16);
+}
+
+static u32 compute_target(const struct aicc_flow *f,
+			  const struct aicc_params *p)
+{
+	u64 t = aicc_mul_shr(f->base_rtt, p->target_q16, 16) +
+		flow_scaling(f, p);
+
+	if (t < p->target_min_ns)
+		t = p->target_min_ns;
+	if (t > p->target_max_ns)
+		t = p->target_max_ns;
+	return (u32)t;
+}
+
+static void new_round(struct aicc_flow *f, const struct aicc_sample *s)
+{
+	f->round_end = s->delivered;
+	f->round_del0 = s->delivered;
+	f->round_ce0 = s->delivered_ce;
+	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT);
+}
+
+/* Multiply the window by (1 - cut), cut in Q16. */
+static void cut_cwnd(struct aicc_flow *f, u64 cut)
+{
+	f->cwnd -= aicc_mul_shr(f->cwnd, cut, 16);
+}
+
+unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
+			    u32 init_cwnd, u32 mss, u64 now_ns,
+			    const struct aicc_memval *mem)
+{
+	unsigned int ev = 0;
+
+	*f = (struct aicc_flow){ 0 };
+	f->mss = (u16)(mss ? min_u64(mss, 0xffff) : 1);
+	f->cwnd = (u64)(init_cwnd ? init_cwnd : 10) << 16;
+	f->mode = AICC_MODE_START;
+	f->alpha = 0;
+
+	if (mem && mem->rate && mem->base_rtt) {
+		u64 bytes = bytes_in(mem->rate, mem->base_rtt);
+
+		f->base_rtt = mem->base_rtt;
+		f->base_stamp = coarse(now_ns);
+		f->flags |= AICC_F_HAVE_BASE;
+		f->cwnd = aicc_udiv64(min_u64(bytes, 1ULL << 46) << 16, f->mss);
+		f->inv_rtt = inv_rtt_of(mem->base_rtt);
+		f->mode = AICC_MODE_TRACK;
+		ev |= AICC_EV_MEM_HIT;
+	}
+	clamp_cwnd(f, p);
+	if (f->flags & AICC_F_HAVE_BASE)
+		f->target = compute_target(f, p);
+	update_rate(f, p);
+	return ev;
+}
+
+/* A first RTT estimate (the handshake's) before any ACK of data. */
+void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
+			u32 rtt_ns, u64 now_ns)
+{
+	if ((f->flags & AICC_F_HAVE_BASE) || !rtt_ns)
+		return;
+	f->base_rtt = clamp_rtt(rtt_ns);
+	f->base_stamp = coarse(now_ns);
+	f->flags |= AICC_F_HAVE_BASE;
+	f->inv_rtt = inv_rtt_of(f->base_rtt);
+	f->target = compute_target(f, p);
+	update_rate(f, p);
+}
+
+/* Once per round: signals, target, and the window decision. */
+static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
+			      const struct aicc_sample *s)
+{
+	u32 del = s->delivered - f->round_del0;
+	u32 ce = s->delivered_ce - f->round_ce0;
+	bool held = f->flags & AICC_F_CUT;
+	unsigned int ev = AICC_EV_ROUND;
+	u64 cut = 0;
+
+	f->last_del = del;
+	if (f->flags & AICC_F_HAVE_RTT)
+		f->qdelay = f->round_rtt > f->base_rtt ?
+			    f->round_rtt - f->base_rtt : 0;
+	if (del) {
+		u64 frac = aicc_udiv64(min_u64(ce, del) << 15, del);
+		u64 a = f->alpha;
+
+		if (frac >= a)
+			a += aicc_mul_shr(frac - a, p->ecn_g_q16, 16);
+		else
+			a -= max_u64(aicc_mul_shr(a - frac, p->ecn_g_q16, 16), 1);
+		f->alpha = (u16)min_u64(a, ALPHA_ONE);
+	}
+	f->target = compute_target(f, p);
+	if (s->srtt_ns)
+		f->inv_rtt = inv_rtt_of(s->srtt_ns);
+	f->flags &= ~AICC_F_CUT;
+
+	switch (f->mode) {
+	case AICC_MODE_LOSS:
+		f->mode = AICC_MODE_TRACK;
+		break;
+	case AICC_MODE_RESUME:
+		f->mode = AICC_MODE_TRACK;
+		fallthrough;
+	case AICC_MODE_TRACK:
+		if ((f->flags & AICC_F_HAVE_RTT) && f->qdelay > f->target) {
+			cut = aicc_mul_shr(p->beta_q16,
+					   aicc_udiv64((u64)(f->qdelay - f->target)
+						       << 16, f->qdelay), 16);
+			ev |= AICC_EV_DELAY_CUT;
+		}
+		if (ce && !held) {
+			u64 ecut = aicc_mul_shr((u64)f->alpha << 1,
+						p->ecn_beta_q16, 16);
+
+			if (ecut > cut) {
+				cut = ecut;
+				ev = (ev & ~AICC_EV_DELAY_CUT) | AICC_EV_ECN_CUT;
+			}
+		}
+		if (cut) {
+			cut_cwnd(f, min_u64(cut, p->max_mdf_q16));
+			f->flags |= AICC_F_CUT;
+		} else if ((f->flags & AICC_F_HAVE_RTT) &&
+			   !(f->flags & AICC_F_APP_LIMITED) && !ce) {
+			u64 inc = p->ai_q16;
+
+			if (p->mi_q16 && f->target > f->qdelay)
+				inc += aicc_mul_shr(aicc_mul_shr(f->cwnd,
+						p->mi_q16, 16),
+						aicc_udiv64((u64)(f->target -
+							f->qdelay) << 16,
+							f->target), 16);
+			f->cwnd += inc;
+			ev |= AICC_EV_INCREASE;
+		}
+		break;
+	default:
+		break;
+	}
+	new_round(f, s);
+	return ev;
+}
+
+unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
+			 const struct aicc_sample *s)
+{
+	unsigned int ev = 0;
+
+	if (s->mss && s->mss != f->mss)
+		f->mss = (u16)min_u64(s->mss, 0xffff);
+
+	if (s->rtt_ns > 0) {
+		u32 rtt = clamp_rtt(s->rtt_ns);
+		u32 now = coarse(s->now_ns);
+
+		if (!(f->flags & AICC_F_HAVE_BASE) || rtt <= f->base_rtt ||
+		    now - f->base_stamp > p->rtt_win_ns_hi) {
+			f->base_rtt = rtt;
+			f->base_stamp = now;
+			if (!(f->flags & AICC_F_HAVE_BASE)) {
+				f->flags |= AICC_F_HAVE_BASE;
+				f->target = compute_target(f, p);
+			}
+		}
+		if (!(f->flags & AICC_F_HAVE_RTT) || rtt < f->round_rtt)
+			f->round_rtt = rtt;
+		f->flags |= AICC_F_HAVE_RTT;
+		if (!f->inv_rtt)
+			f->inv_rtt = inv_rtt_of(s->srtt_ns ? s->srtt_ns : rtt);
+	}
+	if (s->app_limited)
+		f->flags |= AICC_F_APP_LIMITED;
+
+	if (s->losses && !(f->flags & AICC_F_CUT)) {
+		/* Loss: cut now, once per round, and restart the round so
+		 * the next decision sees only the effect of this one.
+		 */
+		cut_cwnd(f, p->loss_beta_q16);
+		f->flags |= AICC_F_CUT;
+		ev |= AICC_EV_LOSS_CUT;
+		if (f->mode == AICC_MODE_START) {
+			f->mode = AICC_MODE_TRACK;
+			ev |= AICC_EV_START_EXIT;
+		}
+		new_round(f, s);
+	} else if (f->mode == AICC_MODE_START) {
+		f->cwnd += (u64)s->acked << 16;
+		if ((s->delivered_ce != f->round_ce0) ||
+		    ((f->flags & AICC_F_HAVE_RTT) &&
+		     (u64)(f->round_rtt - min_u64(f->round_rtt, f->base_rtt)) >
+		     aicc_mul_shr(f->target, p->start_exit_q16, 16))) {
+			f->mode = AICC_MODE_TRACK;
+			ev |= AICC_EV_START_EXIT;
+		}
+	}
+
+	if ((s32)(s->prior_delivered - f->round_end) >= 0)
+		ev |= end_round(f, p, s);
+
+	clamp_cwnd(f, p);
+	update_rate(f, p);
+	return ev;
+}
+
+unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
+			 u32 delivered)
+{
+	u64 w = (u64)f->last_del << 16;
+
+	if (w < f->cwnd)
+		f->cwnd = w;
+	clamp_cwnd(f, p);
+	f->mode = AICC_MODE_LOSS;
+	f->flags |= AICC_F_CUT;
+	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT);
+	f->round_end = delivered;
+	f->round_del0 = delivered;
+	update_rate(f, p);
+	return AICC_EV_RTO;
+}
+
+unsigned int aicc_on_tx_start(struct aicc_flow *f,
+			      const struct aicc_params *p, u64 idle_ns,
+			      u32 delivered)
+{
+	unsigned int ev;
+
+	/* A pause shorter than a round trip is not an idle period. */
+	if (!(f->flags & AICC_F_HAVE_BASE) || idle_ns < f->base_rtt)
+		return 0;
+
+	if (p->knob[AICC_K_IDLE_RESTART] &&
+	    (idle_ns >> 20) <= p->mem_life_ns_hi) {
+		if (f->mode == AICC_MODE_START)
+			return 0;
+		f->mode = AICC_MODE_RESUME;
+		ev = AICC_EV_IDLE_RESUME;
+	} else {
+		if (f->cwnd > (10ULL << 16))
+			f->cwnd = 10ULL << 16;
+		f->mode = AICC_MODE_START;
+		ev = AICC_EV_IDLE_RESET;
+	}
+	/* The round restarts with the first packet sent after the gap. */
+	f->round_end = delivered;
+	f->round_del0 = delivered;
+	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_CUT);
+	update_rate(f, p);
+	return ev;
+}
+
+/* What to remember about this flow's peer; false if nothing worth it. */
+bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out)
+{
+	if (f->mode == AICC_MODE_START || !(f->flags & AICC_F_HAVE_BASE) ||
+	    !f->rate)
+		return false;
+	out->rate = f->rate;
+	out->base_rtt = f->base_rtt;
+	out->mss = f->mss;
+	return true;
+}
+
+void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)
+{
+	u64 c = f->cwnd >> 12;
+
+	info->aicc_cwnd_x16 = c > 0xffffffffULL ? 0xffffffffU : (u32)c;
+	info->aicc_base_rtt_us = (u32)aicc_udiv64(f->base_rtt, 1000);
+	info->aicc_target_us = (u32)aicc_udiv64(f->target, 1000);
+	info->aicc_qdelay_us = (u32)aicc_udiv64(f->qdelay, 1000);
+	info->aicc_alpha = f->alpha >> 5;	/* Q15 -> Q10 */
+	info->aicc_profile = f->profile;
+	info->aicc_mode = f->mode;
+}

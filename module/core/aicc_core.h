@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aicc core: the congestion-control algorithm, independent of where it runs.
+ *
+ * The kernel module and the simulator both drive a flow through the same
+ * four entry points:
+ *
+ *   aicc_flow_init()      a connection starts (optionally from a remembered
+ *                         rate for its peer); aicc_flow_seed_rtt() hands it
+ *                         the handshake RTT when there is one
+ *   aicc_on_ack()         every ACK, with an aicc_sample built from the
+ *                         kernel's struct rate_sample (or the simulator's)
+ *   aicc_on_rto()         a retransmission timeout
+ *   aicc_on_tx_start()    sending resumes after the pipe went empty
+ *
+ * and read back two outputs: aicc_cwnd_pkts() and flow->rate (bytes/s).
+ * Time is in nanoseconds; windows are Q16 packets (1/65536 segment).
+ * Nothing here divides on the per-ACK path: divisions happen at most once
+ * per round trip, in aicc_udiv64(), which uses multiplications only.
+ */
+#ifndef _AICC_CORE_H
+#define _AICC_CORE_H
+
+#include "aicc_types.h"
+#include "../../uapi/aicc.h"
+
+#define AICC_ONE		(1U << 16)	/* 1.0 in Q16 */
+#define AICC_CWND_MAX		((u64)1 << 46)	/* 2^30 packets, Q16 */
+#define AICC_CWND_FLOOR_PKTS	2		/* smallest kernel cwnd */
+#define AICC_RTT_MAX_NS		4000000000U	/* larger samples are clamped */
+
+/* Derived, per-profile parameters.  Written only by aicc_params_set(). */
+struct aicc_params {
+	u32 knob[AICC_NR_KNOBS];	/* raw values as configured */
+	/* derived from knob[] */
+	u32 target_q16;		/* target / base RTT */
+	u32 target_min_ns;
+	u32 target_max_ns;
+	u32 fs_range_q16;	/* flow-scaling range / base RTT */
+	u32 fs_isq_min;		/* 1/sqrt(fs_min_cwnd), Q16 */
+	u32 fs_isq_max;		/* 1/sqrt(fs_max_cwnd), Q16 */
+	u32 fs_norm;		/* 2^32 / (fs_isq_min - fs_isq_max), Q16 */
+	u32 ai_q16;		/* packets per RTT */
+	u32 mi_q16;
+	u32 beta_q16;
+	u32 max_mdf_q16;
+	u32 ecn_g_q16;
+	u32 ecn_beta_q16;
+	u32 loss_beta_q16;
+	u32 min_cwnd_q16;
+	u32 pacing_gain_q16;
+	u32 start_exit_q16;
+	u32 mem_life_ns_hi;	/* lifetime, in units of 2^20 ns (~1 ms) */
+	u32 rtt_win_ns_hi;	/* base-RTT window, units of 2^20 ns */
+	u64 pacing_min;		/* bytes/s */
+	u64 pacing_max;		/* bytes/s, 0 = none */
+};
+
+/* Everything one ACK tells the controller. */
+struct aicc_sample {
+	u64 now_ns;		/* monotonic clock */
+	s64 rtt_ns;		/* RTT of the newest (S)ACKed packet, <0: none */
+	u32 srtt_ns;		/* smoothed RTT, 0 if unknown */
+	u32 delivered;		/* cumulative packets delivered */
+	u32 delivered_ce;	/* cumulative CE-marked packets delivered */
+	u32 prior_delivered;	/* 'delivered' when the acked packet left */
+	u32 acked;		/* packets newly (S)ACKed by this ACK */
+	u32 losses;		/* packets newly marked lost by this ACK */
+	u32 inflight;		/* packets in flight after this ACK */
+	u32 mss;		/* bytes per packet */
+	u8 app_limited;		/* the sample's interval had idle time */
+};
+
+/* Per-flow state: fits (with the module's few bytes) ICSK_CA_PRIV_SIZE. */
+struct aicc_flow {
+	u64 cwnd;		/* Q16 packets */
+	u64 rate;		/* pacing rate, bytes/s */
+	u64 inv_rtt;		/* 2^32 * 1e9 / srtt_ns, for pacing */
+	u32 base_rtt;		/* windowed minimum RTT, ns */
+	u32 base_stamp;		/* when base_rtt was set, 2^20 ns units */
+	u32 round_end;		/* round ends once prior_delivered reaches it */
+	u32 round_del0;		/* delivered at round start */
+	u32 round_ce0;		/* delivered_ce at round start */
+	u32 round_rtt;		/* smallest RTT sample this round, ns */
+	u32 last_del;		/* packets delivered in the last full round */
+	u32 target;		/* current queueing-delay target, ns */
+	u32 qdelay;		/* queueing delay of the last round, ns */
+	u16 mss;
+	u16 alpha;		/* CE fraction EWMA, Q15 */
+	u8 mode;		/* enum aicc_mode */
+	u8 flags;		/* AICC_F_* */
+	u8 profile;		/* enum aicc_profile_id, for the glue */
+	u8 pad;
+};
+
+#define AICC_F_CUT		0x01	/* decreased during this round */
+#define AICC_F_APP_LIMITED	0x02	/* round had an app-limited sample */
+#define AICC_F_HAVE_RTT		0x04	/* round_rtt holds a sample */
+#define AICC_F_HAVE_BASE	0x08	/* base_rtt is valid */
+
+/* Events reported to the caller, for counters and tracing. */
+#define AICC_EV_ROUND		0x0001
+#define AICC_EV_DELAY_CUT	0x0002
+#define AICC_EV_ECN_CUT		0x0004
+#define AICC_EV_LOSS_CUT	0x0008
+#define AICC_EV_START_EXIT	0x0010
+#define AICC_EV_INCREASE	0x0020
+#define AICC_EV_RTO		0x0040
+#define AICC_EV_IDLE_RESUME	0x0080
+#define AICC_EV_IDLE_RESET	0x0100
+#define AICC_EV_MEM_HIT		0x0200
+#define AICC_EV_MEM_MISS	0x0400
+
+/* A remembered per-peer rate (the rate cache's value). */
+struct aicc_memval {
+	u64 rate;		/* bytes/s */
+	u32 base_rtt;		/* ns */
+	u32 mss;
+};
+
+/* Parameters. */
+void aicc_params_defaults(u32 knob[AICC_NR_KNOBS], unsigned int profile);
+int aicc_knob_check(unsigned int id, u64 value);
+void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS]);
+
+/* The controller. */
+unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
+			    u32 init_cwnd, u32 mss, u64 now_ns,
+			    const struct aicc_memval *mem);
+void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
+			u32 rtt_ns, u64 now_ns);
+unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
+			 const struct aicc_sample *s);
+unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
+			 u32 delivered);
+unsigned int aicc_on_tx_start(struct aicc_flow *f,
+			      const struct aicc_params *p, u64 idle_ns,
+			      u32 delivered);
+bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
+void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info);
+
+/* Kernel-visible window: at least AICC_CWND_FLOOR_PKTS whole packets. */
+static inline u32 aicc_cwnd_pkts(const struct aicc_flow *f)
+{
+	u64 c = f->cwnd >> 16;
+
+	if (c < AICC_CWND_FLOOR_PKTS)
+		return AICC_CWND_FLOOR_PKTS;
+	return c > 0xffffffffULL ? 0xffffffffU : (u32)c;
+}
+
+/* Fixed-point helpers (exported for the tests and the simulator). */
+u64 aicc_udiv64(u64 n, u64 d);
+u64 aicc_mul_shr(u64 a, u64 b, unsigned int shift);
+u32 aicc_isqrt64(u64 x);
+
+/* The per-peer rate cache (aicc_mem.c). */
+struct aicc_peer {
+	u64 net;		/* network namespace cookie */
+	u32 addr[4];		/* IPv6, or IPv4-mapped IPv6 */
+};
+
+struct aicc_mem_entry {
+	u32 seq;		/* odd while a writer owns the entry */
+	u32 stamp;		/* store time, units of 2^20 ns */
+	u64 net;
+	u32 addr[4];
+	u64 rate;
+	u32 base_rtt;
+	u32 mss;
+};
+
+struct aicc_mem {
+	struct aicc_mem_entry *tab;
+	u32 mask;		/* entries - 1; entries is a power of two */
+};
+
+#define AICC_MEM_WAYS		4
+bool aicc_mem_lookup(const struct aicc_mem *m, const struct aicc_peer *key,
+		     u64 now_ns, u32 life_hi, struct aicc_memval *out);
+bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
+		    u64 now_ns, const struct aicc_memval *val);
+u32 aicc_mem_count(const struct aicc_mem *m, u64 now_ns, u32 life_hi);
+
+#endif /* _AICC_CORE_H */
