@@ -23,7 +23,8 @@ CC	?= cc
 # Userspace flags shared by every tool and test built from this tree.
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
 	       -I$(CURDIR)/module/core -I$(CURDIR)/uapi -I$(CURDIR)
-CORE_SRCS := module/core/aicc_core.c module/core/aicc_mem.c
+CORE_SRCS := module/core/aicc_core.c module/core/aicc_mem.c \
+	     module/core/aicc_tables.c
 CORE_HDRS := $(wildcard module/core/*.h) uapi/aicc.h
 
 # Sub-projects add themselves to these lists from their build.mk.
@@ -56,7 +57,8 @@ kmods:
 		grep -E 'warning|error' $$d/build.log || true; \
 	done
 
-include $(sort $(wildcard tools/*/build.mk)) $(wildcard selftests/build.mk)
+include $(sort $(wildcard tools/*/build.mk selftests/*/build.mk)) \
+	$(wildcard selftests/build.mk)
 
 tools: $(TOOLS_TARGETS)
 

@@ -38,7 +38,7 @@ struct aicc_sock {
 	u8 inited;		/* init() ran (release() may come without) */
 };
 
-static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES];
+static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES] __read_mostly;
 
 static inline unsigned int aicc_profile_of(const struct sock *sk)
 {
@@ -323,23 +323,17 @@ static size_t aicc_get_info(struct sock *sk, u32 ext, int *attr,
 	return 0;
 }
 
-#define AICC_OPS(id, cc_name, desc)					\
-	[id] = {							\
-		.flags		= TCP_CONG_NEEDS_ECN,			\
-		.init		= aicc_init,				\
-		.release	= aicc_release,				\
-		.ssthresh	= aicc_ssthresh,			\
-		.cong_control	= aicc_cong_control,			\
-		.undo_cwnd	= aicc_undo_cwnd,			\
-		.cwnd_event	= aicc_cwnd_event,			\
-		.set_state	= aicc_set_state,			\
-		.get_info	= aicc_get_info,			\
-		.owner		= THIS_MODULE,				\
-		.name		= cc_name,				\
-	},
-
-static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES] __read_mostly = {
-	AICC_PROFILES(AICC_OPS)
+static const struct tcp_congestion_ops aicc_ops_template = {
+	.flags		= TCP_CONG_NEEDS_ECN,
+	.init		= aicc_init,
+	.release	= aicc_release,
+	.ssthresh	= aicc_ssthresh,
+	.cong_control	= aicc_cong_control,
+	.undo_cwnd	= aicc_undo_cwnd,
+	.cwnd_event	= aicc_cwnd_event,
+	.set_state	= aicc_set_state,
+	.get_info	= aicc_get_info,
+	.owner		= THIS_MODULE,
 };
 
 static int __init aicc_module_init(void)
@@ -353,6 +347,9 @@ static int __init aicc_module_init(void)
 	if (ret)
 		goto err_params;
 	for (i = 0; i < AICC_NR_PROFILES; i++) {
+		aicc_ops[i] = aicc_ops_template;
+		strscpy(aicc_ops[i].name, aicc_profile_desc[i].name,
+			sizeof(aicc_ops[i].name));
 		ret = tcp_register_congestion_control(&aicc_ops[i]);
 		if (ret) {
 			pr_err("cannot register %s: %d\n", aicc_ops[i].name,

@@ -21,29 +21,13 @@
 
 #include "aicc_mod.h"
 
-struct aicc_profile aicc_profiles[AICC_NR_PROFILES] = {
-#define AICC_PROF_NAME(id, cc_name, desc) [id] = { .name = cc_name },
-	AICC_PROFILES(AICC_PROF_NAME)
-#undef AICC_PROF_NAME
-};
+struct aicc_profile aicc_profiles[AICC_NR_PROFILES];
 
 struct aicc_mem_tab __rcu *aicc_mem_cur;
 bool aicc_mem_enabled = true;
 
 static DEFINE_MUTEX(aicc_cfg_lock);	/* serialises all writers */
 static struct kobject *aicc_kobj;
-
-static const char * const aicc_knob_names[AICC_NR_KNOBS] = {
-#define AICC_KNOB_NAME(id, name, unit, lo, hi, desc) [id] = name,
-	AICC_KNOBS(AICC_KNOB_NAME)
-#undef AICC_KNOB_NAME
-};
-
-static const char * const aicc_stat_names[AICC_NR_STATS] = {
-#define AICC_STAT_NAME(id, name, desc) [id] = name,
-	AICC_STATS(AICC_STAT_NAME)
-#undef AICC_STAT_NAME
-};
 
 s64 aicc_stat_sum(unsigned int profile, unsigned int id)
 {
@@ -336,7 +320,7 @@ int aicc_sysfs_init(void)
 		struct aicc_knob_attr *ka = &aicc_knob_attrs[i];
 
 		sysfs_attr_init(&ka->attr.attr);
-		ka->attr.attr.name = aicc_knob_names[i];
+		ka->attr.attr.name = aicc_knob_desc[i].name;
 		ka->attr.attr.mode = 0644;
 		ka->attr.show = knob_show;
 		ka->attr.store = knob_store;
@@ -347,7 +331,7 @@ int aicc_sysfs_init(void)
 		struct aicc_stat_attr *sa = &aicc_stat_attrs[i];
 
 		sysfs_attr_init(&sa->attr.attr);
-		sa->attr.attr.name = aicc_stat_names[i];
+		sa->attr.attr.name = aicc_stat_desc[i].name;
 		sa->attr.attr.mode = 0444;
 		sa->attr.show = stat_show;
 		sa->id = i;
@@ -363,6 +347,7 @@ int aicc_sysfs_init(void)
 	for (i = 0; i < AICC_NR_PROFILES; i++) {
 		struct aicc_profile *pf = &aicc_profiles[i];
 
+		pf->name = aicc_profile_desc[i].name;
 		pf->kobj = kobject_create_and_add(pf->name, aicc_kobj);
 		if (!pf->kobj) {
 			ret = -ENOMEM;

@@ -27,15 +27,11 @@
 #define AICC_SYSFS_DIR		"/sys/kernel/aicc"
 #define AICC_STATS_DIR		"stats"
 
-/* Profiles: X(id, congestion-control name, short description). */
-#define AICC_PROFILES(X)						\
-	X(AICC_PROF_COLL, "aicc", "collectives: all-reduce, all-to-all bursts") \
-	X(AICC_PROF_LAT, "aicc_lat", "latency: inference RPCs")		\
-	X(AICC_PROF_BULK, "aicc_bulk", "background: bulk/checkpoint, yields")
-
-#define AICC_ENUM_ID(id, ...)	id,
+/* Profiles; aicc_profile_desc[] has their (congestion-control) names. */
 enum aicc_profile_id {
-	AICC_PROFILES(AICC_ENUM_ID)
+	AICC_PROF_COLL,
+	AICC_PROF_LAT,
+	AICC_PROF_BULK,
 	AICC_NR_PROFILES
 };
 
@@ -52,55 +48,31 @@ enum aicc_unit {
 };
 
 /*
- * Per-profile knobs: X(id, name, unit, min, max, description).
+ * Per-profile knobs; aicc_knob_desc[] has their names, units and ranges.
  * Default values live with the algorithm (module/core/aicc_defaults.h).
  */
-#define AICC_KNOBS(X)							\
-	X(AICC_K_TARGET, "target", AICC_UNIT_PERMILLE, 0, 10000,	\
-	  "queueing-delay target as a fraction of the base RTT")	\
-	X(AICC_K_TARGET_MIN, "target_min_us", AICC_UNIT_US, 0, 1000000,	\
-	  "lower bound of the queueing-delay target")			\
-	X(AICC_K_TARGET_MAX, "target_max_us", AICC_UNIT_US, 1, 10000000, \
-	  "upper bound of the queueing-delay target")			\
-	X(AICC_K_FS_RANGE, "fs_range", AICC_UNIT_PERMILLE, 0, 10000,	\
-	  "flow-scaling target range as a fraction of the base RTT")	\
-	X(AICC_K_FS_MIN_CWND, "fs_min_cwnd", AICC_UNIT_MPKT, 1, 1000000, \
-	  "window at and below which the full flow-scaling range applies") \
-	X(AICC_K_FS_MAX_CWND, "fs_max_cwnd", AICC_UNIT_PKT, 1, 1000000,	\
-	  "window at and above which flow scaling adds nothing")	\
-	X(AICC_K_AI, "ai", AICC_UNIT_MPKT, 1, 10000000,		\
-	  "additive increase per RTT below target")			\
-	X(AICC_K_MI, "mi", AICC_UNIT_PERMILLE, 0, 1000,			\
-	  "proportional increase gain per RTT far below target")	\
-	X(AICC_K_BETA, "beta", AICC_UNIT_PERMILLE, 0, 1000,		\
-	  "delay decrease gain: cut = beta*(delay-target)/delay")	\
-	X(AICC_K_MAX_MDF, "max_mdf", AICC_UNIT_PERMILLE, 1, 990,	\
-	  "largest multiplicative decrease in one RTT")			\
-	X(AICC_K_ECN_G, "ecn_g", AICC_UNIT_PERMILLE, 1, 1000,		\
-	  "EWMA gain of the CE-marked fraction (alpha)")		\
-	X(AICC_K_ECN_BETA, "ecn_beta", AICC_UNIT_PERMILLE, 0, 1000,	\
-	  "ECN decrease: cut = ecn_beta*alpha per marked RTT")		\
-	X(AICC_K_LOSS_BETA, "loss_beta", AICC_UNIT_PERMILLE, 1, 990,	\
-	  "decrease on packet loss (once per RTT)")			\
-	X(AICC_K_MIN_CWND, "min_cwnd", AICC_UNIT_MPKT, 1, 2000,	\
-	  "smallest window; below 2 packets the rate is paced")		\
-	X(AICC_K_PACING_GAIN, "pacing_gain", AICC_UNIT_PERMILLE, 1000, 4000, \
-	  "pacing rate as a multiple of cwnd/RTT")			\
-	X(AICC_K_PACING_MIN, "pacing_min_kbps", AICC_UNIT_KBPS, 0, 4000000000U, \
-	  "lowest pacing rate")						\
-	X(AICC_K_PACING_MAX, "pacing_max_kbps", AICC_UNIT_KBPS, 0, 4000000000U, \
-	  "highest pacing rate, 0 for none")				\
-	X(AICC_K_START_EXIT, "start_exit", AICC_UNIT_PERMILLE, 0, 10000, \
-	  "fast start ends when queueing delay exceeds this part of target") \
-	X(AICC_K_MEM_LIFE, "rate_memory_ms", AICC_UNIT_MS, 0, 3600000,	\
-	  "how long a remembered rate stays valid (per peer and idle gap)") \
-	X(AICC_K_RTT_WIN, "min_rtt_win_ms", AICC_UNIT_MS, 100, 600000,	\
-	  "window of the base (minimum) RTT filter")			\
-	X(AICC_K_IDLE_RESTART, "idle_restart", AICC_UNIT_BOOL, 0, 1,	\
-	  "after idle, resume at the remembered rate instead of probing")
-
 enum aicc_knob_id {
-	AICC_KNOBS(AICC_ENUM_ID)
+	AICC_K_TARGET,
+	AICC_K_TARGET_MIN,
+	AICC_K_TARGET_MAX,
+	AICC_K_FS_RANGE,
+	AICC_K_FS_MIN_CWND,
+	AICC_K_FS_MAX_CWND,
+	AICC_K_AI,
+	AICC_K_MI,
+	AICC_K_BETA,
+	AICC_K_MAX_MDF,
+	AICC_K_ECN_G,
+	AICC_K_ECN_BETA,
+	AICC_K_LOSS_BETA,
+	AICC_K_MIN_CWND,
+	AICC_K_PACING_GAIN,
+	AICC_K_PACING_MIN,
+	AICC_K_PACING_MAX,
+	AICC_K_START_EXIT,
+	AICC_K_MEM_LIFE,
+	AICC_K_RTT_WIN,
+	AICC_K_IDLE_RESTART,
 	AICC_NR_KNOBS
 };
 
@@ -112,22 +84,19 @@ enum aicc_knob_id {
 #define AICC_MEM_ENTRIES_MIN		16
 #define AICC_MEM_ENTRIES_MAX		16384	/* power of two; <= 1 MiB */
 
-/* Per-profile counters in <profile>/stats/: X(id, name, description). */
-#define AICC_STATS(X)							\
-	X(AICC_S_FLOWS, "flows", "sockets currently using the profile")	\
-	X(AICC_S_INITS, "flows_total", "sockets that ever used the profile") \
-	X(AICC_S_ROUNDS, "rounds", "round trips processed")		\
-	X(AICC_S_DECREASES, "decreases", "delay-driven decreases")	\
-	X(AICC_S_ECN_CUTS, "ecn_reductions", "ECN-driven decreases")	\
-	X(AICC_S_LOSS_CUTS, "loss_reductions", "loss-driven decreases")	\
-	X(AICC_S_RTO, "rto_resets", "retransmission timeouts")		\
-	X(AICC_S_START_EXITS, "start_exits", "fast starts that ended")	\
-	X(AICC_S_IDLE_RESTARTS, "idle_restarts", "resumes after idle at the remembered rate") \
-	X(AICC_S_MEM_HITS, "mem_hits", "new flows started from a remembered rate") \
-	X(AICC_S_MEM_MISSES, "mem_misses", "new flows with no fresh remembered rate")
-
+/* Per-profile counters in <profile>/stats/; names in aicc_stat_desc[]. */
 enum aicc_stat_id {
-	AICC_STATS(AICC_ENUM_ID)
+	AICC_S_FLOWS,
+	AICC_S_INITS,
+	AICC_S_ROUNDS,
+	AICC_S_DECREASES,
+	AICC_S_ECN_CUTS,
+	AICC_S_LOSS_CUTS,
+	AICC_S_RTO,
+	AICC_S_START_EXITS,
+	AICC_S_IDLE_RESTARTS,
+	AICC_S_MEM_HITS,
+	AICC_S_MEM_MISSES,
 	AICC_NR_STATS
 };
 
@@ -156,5 +125,26 @@ struct aicc_info {
 	__u8	aicc_profile;	/* enum aicc_profile_id */
 	__u8	aicc_mode;	/* enum aicc_mode */
 };
+
+struct aicc_name_desc {
+	const char *name;
+	const char *desc;
+};
+
+struct aicc_knob_desc {
+	const char *name;
+	__u32 unit;		/* enum aicc_unit */
+	__u32 min;
+	__u32 max;
+	const char *desc;
+};
+
+/*
+ * Names, units and ranges, defined once in module/core/aicc_tables.c, which
+ * the module and every userspace program built from this tree link in.
+ */
+extern const struct aicc_name_desc aicc_profile_desc[AICC_NR_PROFILES];
+extern const struct aicc_knob_desc aicc_knob_desc[AICC_NR_KNOBS];
+extern const struct aicc_name_desc aicc_stat_desc[AICC_NR_STATS];
 
 #endif /* _UAPI_LINUX_AICC_H */

@@ -65,7 +65,7 @@
 #include "aicc_defaults.h"
 
 #define NSEC_PER_SEC_U32	1000000000U
-#define ALPHA_ONE		(1U << 15)	/* alpha is Q15 */
+#define ALPHA_ONE		32768U		/* alpha is Q15 */
 
 /* ------------------------------------------------------------------ */
 /* Fixed-point helpers                                                  */
@@ -184,14 +184,6 @@ static inline u32 coarse(u64 now_ns)
 /* ------------------------------------------------------------------ */
 /* Parameters                                                           */
 
-static const struct {
-	u32 min, max;
-} knob_range[AICC_NR_KNOBS] = {
-#define AICC_RANGE(id, name, unit, lo, hi, desc) [id] = { lo, hi },
-	AICC_KNOBS(AICC_RANGE)
-#undef AICC_RANGE
-};
-
 void aicc_params_defaults(u32 knob[AICC_NR_KNOBS], unsigned int profile)
 {
 	unsigned int i;
@@ -207,7 +199,7 @@ int aicc_knob_check(unsigned int id, u64 value)
 {
 	if (id >= AICC_NR_KNOBS)
 		return -1;
-	if (value < knob_range[id].min || value > knob_range[id].max)
+	if (value < aicc_knob_desc[id].min || value > aicc_knob_desc[id].max)
 		return -1;
 	return 0;
 }
@@ -512,7 +504,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		new_round(f, s);
 	} else if (f->mode == AICC_MODE_START) {
 		f->cwnd += (u64)s->acked << 16;
-		if ((s->delivered_ce != f->round_ce0) ||
+		if (s->delivered_ce != f->round_ce0 ||
 		    ((f->flags & AICC_F_HAVE_RTT) &&
 		     (u64)(f->round_rtt - min_u64(f->round_rtt, f->base_rtt)) >
 		     aicc_mul_shr(f->target, p->start_exit_q16, 16))) {

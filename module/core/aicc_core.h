@@ -24,7 +24,7 @@
 #include "aicc_types.h"
 #include "../../uapi/aicc.h"
 
-#define AICC_ONE		(1U << 16)	/* 1.0 in Q16 */
+#define AICC_ONE		65536U		/* 1.0 in Q16 */
 #define AICC_CWND_MAX		((u64)1 << 46)	/* 2^30 packets, Q16 */
 #define AICC_CWND_FLOOR_PKTS	2		/* smallest kernel cwnd */
 #define AICC_RTT_MAX_NS		4000000000U	/* larger samples are clamped */

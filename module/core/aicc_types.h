@@ -17,26 +17,32 @@
 #include <linux/atomic.h>
 #include <asm/barrier.h>
 
+/*
+ * Ordering for the rate cache's per-entry sequence numbers (aicc_mem.c):
+ * acquire on the reader's first sequence load pairs with the writer's
+ * release store; smp_rmb() orders the reader's field loads before its
+ * second sequence load; the writer claims an entry with cmpxchg(), a full
+ * barrier.
+ */
 #define aicc_read_once(x)		READ_ONCE(x)
 #define aicc_write_once(x, v)		WRITE_ONCE(x, v)
-#define aicc_load_acquire(p)		smp_load_acquire(p)
-#define aicc_store_release(p, v)	smp_store_release(p, v)
+#define aicc_load_acquire(p)		smp_load_acquire(p)	/* see above */
+#define aicc_store_release(p, v)	smp_store_release(p, v)	/* see above */
 #define aicc_cmpxchg(p, o, n)		cmpxchg(p, o, n)
-#define aicc_smp_rmb()			smp_rmb()
-#define aicc_smp_wmb()			smp_wmb()
+#define aicc_smp_rmb()			smp_rmb()	/* see above */
+#define aicc_smp_wmb()			smp_wmb()	/* see above */
 #else
-#include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef signed char s8;
+typedef short s16;
+typedef int s32;
+typedef long long s64;
 
 #define aicc_read_once(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define aicc_write_once(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
