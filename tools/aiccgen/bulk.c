@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aiccgen bulk: N long-running flows towards a sink, optionally joining
+ * one by one (flow i starts at i * stagger) and leaving in reverse order
+ * (flow i stops at T - i * stagger).  Throughput is what the receiver
+ * acknowledged (tcpi_bytes_acked), sampled per interval; Jain's fairness
+ * index is computed over the window in which every flow was active.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "aiccgen.h"
+
+#define BULK_WRITES	8		/* sends per wake-up, for fairness */
+#define BULK_DRAIN_NS	2000000000ull	/* wait for the sink after stop */
+
+enum {
+	OPT_STAGGER = OPT_MODE_BASE,
+	OPT_LEAVE,
+	OPT_INTERVAL,
+	OPT_LOWAT,
+};
+
+struct flow {
+	uint64_t start_at, stop_at;	/* relative to t0 */
+	bool started, stopped, done;
+	uint64_t t_start, t_stop;	/* absolute */
+	uint64_t base, at_stop, prev, written;
+	uint64_t win_a, win_b;
+};
+
+struct bulk {
+	struct copts o;
+	struct loop l;
+	struct cconn *c;
+	struct flow *f;
+	int n;
+	double secs, stagger_ms, interval_ms;
+	bool leave;
+	uint64_t lowat;
+	uint64_t t0, dur, iv, win_a, win_b;
+	bool win_a_done, win_b_done;
+	int nint, next_iv;
+	uint64_t last_sample;
+	double *iv_mbps;		/* nint x n, NAN: flow inactive */
+	int errors;
+};
+
+static void bulk_help(FILE *f)
+{
+	fprintf(f,
+		"usage: %s bulk -c HOST [-p PORT] [-n FLOWS] [-t SEC] [--stagger MS]\n"
+		"                    [--leave] [--interval MS] [--notsent-lowat BYTES]\n"
+		"                    [--cc NAME] [-j]\n\n"
+		"N long flows to the server's sink.  Flow i starts at i*stagger; with\n"
+		"--leave it stops at SEC - i*stagger (last in, first out), otherwise\n"
+		"at SEC.  Reports per-flow throughput per interval (bytes acknowledged\n"
+		"by the receiver), totals, and Jain's fairness index over the window\n"
+		"where all flows were active.\n\n"
+		"  -n, --flows N            number of flows (default 1, max %d)\n"
+		"  -t, --time SEC           run length (default 10)\n"
+		"  --stagger MS             delay between flow starts (default 0)\n"
+		"  --leave                  stop flows in reverse order, stagger apart\n"
+		"  --interval MS            reporting interval (default 1000)\n"
+		"  --notsent-lowat BYTES    TCP_NOTSENT_LOWAT, keeps the unsent backlog\n"
+		"                           small so that a stopped flow leaves at once\n"
+		"                           (default 256K, 0: kernel default)\n",
+		GEN_NAME, GEN_MAX_CONNS);
+	copts_help(f);
+}
+
+static uint64_t flow_acked(struct bulk *b, int i)
+{
+	struct cconn *c = &b->c[i];
+	struct flow *f = &b->f[i];
+
+	if (f->stopped || c->fd < 0)
+		return f->stopped ? f->at_stop : f->prev;
+	if (tcpinfo_get(c->fd, &c->ti) == 0 && TI_HAS(&c->ti, bytes_acked))
+		return c->ti.ti.bytes_acked;
+	return f->written;
+}
+
+static void flow_error(struct bulk *b, int i, const char *what, int err)
+{
+	struct flow *f = &b->f[i];
+
+	if (!f->stopped) {
+		f->at_stop = flow_acked(b, i);
+		f->t_stop = now_ns();
+		f->stopped = true;
+	}
+	f->done = true;
+	cconn_fail(&b->l, &b->c[i], "%s: %s", what,
+		   err ? strerror(err) : "connection closed by the server");
+	b->errors++;
+}
+
+static void flow_write(struct bulk *b, int i)
+{
+	struct cconn *c = &b->c[i];
+	struct flow *f = &b->f[i];
+
+	for (int k = 0; k < BULK_WRITES; k++) {
+		ssize_t r = send(c->fd, gen_zero, GEN_IOBUF,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			flow_error(b, i, "send", errno);
+			return;
+		}
+		f->written += r;
+		if (r < GEN_IOBUF)
+			return;
+	}
+}
+
+static void flow_read(struct bulk *b, int i)
+{
+	struct flow *f = &b->f[i];
+	ssize_t r = read_some(b->c[i].fd, gen_scratch, GEN_IOBUF);
+
+	if (r > 0)
+		return;		/* the sink never talks; ignore */
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return;
+	if (r == 0 && f->stopped) {
+		f->done = true;
+		cconn_close(&b->l, &b->c[i]);
+		return;
+	}
+	flow_error(b, i, "receive", r < 0 ? errno : 0);
+}
+
+static void bulk_sample(struct bulk *b, int k, uint64_t now)
+{
+	uint64_t a = b->t0 + (uint64_t)k * b->iv;
+	uint64_t e = b->t0 + (uint64_t)(k + 1) * b->iv;
+	double dt = ns_to_s(now - b->last_sample);
+
+	if (e > b->t0 + b->dur)
+		e = b->t0 + b->dur;
+	for (int i = 0; i < b->n; i++) {
+		struct flow *f = &b->f[i];
+		double *m = &b->iv_mbps[k * b->n + i];
+		uint64_t cur;
+
+		/* Not active at all in [a, e): no value. */
+		if (!f->started || f->t_start >= e ||
+		    (f->stopped && f->t_stop <= a)) {
+			*m = NAN;
+			continue;
+		}
+		cur = flow_acked(b, i);
+		*m = dt > 0 ? (cur - f->prev) * 8.0 / dt / 1e6 : 0;
+		f->prev = cur;
+	}
+	b->last_sample = now;
+}
+
+static void bulk_stop(struct bulk *b, int i, uint64_t now)
+{
+	struct flow *f = &b->f[i];
+	struct cconn *c = &b->c[i];
+
+	f->at_stop = flow_acked(b, i);
+	f->t_stop = now;
+	f->stopped = true;
+	if (c->fd >= 0) {
+		shutdown(c->fd, SHUT_WR);
+		cconn_set_events(&b->l, c, EPOLLIN);
+	}
+}
+
+/* Process everything due at "now"; return the next wake-up (absolute). */
+static uint64_t bulk_tick(struct bulk *b, uint64_t now)
+{
+	uint64_t rel = now - b->t0, next = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		struct flow *f = &b->f[i];
+
+		if (f->started || f->done)
+			continue;
+		if (rel >= f->start_at) {
+			f->started = true;
+			f->t_start = now;
+			f->base = flow_acked(b, i);
+			f->prev = f->base;
+			f->written = 0;
+			cconn_set_events(&b->l, &b->c[i], EPOLLIN | EPOLLOUT);
+			flow_write(b, i);
+		} else if (b->t0 + f->start_at < next) {
+			next = b->t0 + f->start_at;
+		}
+	}
+	if (!b->win_a_done) {
+		if (rel >= b->win_a) {
+			for (i = 0; i < b->n; i++)
+				b->f[i].win_a = flow_acked(b, i);
+			b->win_a_done = true;
+		} else if (b->t0 + b->win_a < next) {
+			next = b->t0 + b->win_a;
+		}
+	}
+	while (b->next_iv < b->nint) {
+		uint64_t end = (uint64_t)(b->next_iv + 1) * b->iv;
+
+		if (end > b->dur)
+			end = b->dur;
+		if (rel < end) {
+			if (b->t0 + end < next)
+				next = b->t0 + end;
+			break;
+		}
+		bulk_sample(b, b->next_iv++, now);
+	}
+	if (!b->win_b_done) {
+		if (rel >= b->win_b) {
+			for (i = 0; i < b->n; i++)
+				b->f[i].win_b = flow_acked(b, i);
+			b->win_b_done = true;
+		} else if (b->t0 + b->win_b < next) {
+			next = b->t0 + b->win_b;
+		}
+	}
+	for (i = 0; i < b->n; i++) {
+		struct flow *f = &b->f[i];
+
+		if (!f->started || f->stopped)
+			continue;
+		if (rel >= f->stop_at)
+			bulk_stop(b, i, now);
+		else if (b->t0 + f->stop_at < next)
+			next = b->t0 + f->stop_at;
+	}
+	return next;
+}
+
+static bool bulk_all_done(struct bulk *b)
+{
+	for (int i = 0; i < b->n; i++)
+		if (!b->f[i].done)
+			return false;
+	return true;
+}
+
+static int bulk_run(struct bulk *b, uint64_t deadline)
+{
+	struct epoll_event ev[64];
+	uint64_t drain_until = 0;
+	int ret = 0;
+
+	b->t0 = now_ns();
+	b->last_sample = b->t0;
+	for (;;) {
+		uint64_t now = now_ns(), next;
+		bool all_stopped = true;
+		int k;
+
+		if (gen_stop) {
+			gen_err("interrupted");
+			ret = -1;
+			break;
+		}
+		if (now >= deadline) {
+			gen_err("run deadline exceeded");
+			ret = -1;
+			break;
+		}
+		next = bulk_tick(b, now);
+		for (int i = 0; i < b->n; i++)
+			if (!b->f[i].stopped)
+				all_stopped = false;
+		if (all_stopped) {
+			if (!drain_until)
+				drain_until = now + BULK_DRAIN_NS;
+			if (bulk_all_done(b) || now >= drain_until)
+				break;
+			next = drain_until;
+		}
+		if (next > deadline)
+			next = deadline;
+		loop_arm(&b->l, next);
+		k = loop_wait(&b->l, ev, 64);
+		if (k < 0) {
+			gen_err("epoll_wait: %s", strerror(errno));
+			ret = -1;
+			break;
+		}
+		for (int j = 0; j < k; j++) {
+			struct cconn *c = ev[j].data.ptr;
+			int i;
+
+			if (c == LOOP_TIMER || c->fd < 0)
+				continue;
+			i = c->id;
+			if (ev[j].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+				flow_read(b, i);
+			if (c->fd >= 0 && (ev[j].events & EPOLLOUT) &&
+			    b->f[i].started && !b->f[i].stopped)
+				flow_write(b, i);
+		}
+	}
+	/* Whatever is still open: final numbers, then close. */
+	for (int i = 0; i < b->n; i++) {
+		struct flow *f = &b->f[i];
+
+		if (f->started && !f->stopped)
+			bulk_stop(b, i, now_ns());
+		if (b->c[i].fd >= 0)
+			cconn_close(&b->l, &b->c[i]);
+	}
+	return ret;
+}
+
+static void bulk_report(struct bulk *b, const struct netns_counters *na,
+			const struct netns_counters *nb)
+{
+	double wsecs = ns_to_s(b->win_b - b->win_a);
+	double *wr = calloc((unsigned int)b->n, sizeof(double));
+	double wtotal = 0, jain = NAN;
+	uint64_t total_bytes = 0;
+	struct jw w;
+	int i, k;
+
+	for (i = 0; i < b->n; i++) {
+		struct flow *f = &b->f[i];
+
+		if (f->started)
+			total_bytes += f->at_stop - f->base;
+		if (wr && b->win_a_done && b->win_b_done && wsecs > 0) {
+			wr[i] = (f->win_b - f->win_a) * 8.0 / wsecs / 1e6;
+			wtotal += wr[i];
+		}
+	}
+	if (wr && b->win_a_done && b->win_b_done && wsecs > 0)
+		jain = jain_index(wr, b->n);
+
+	if (b->o.json) {
+		jw_init(&w, stdout);
+		jw_obj(&w, NULL);
+		jw_str(&w, "mode", "bulk");
+		jw_str(&w, "host", b->o.hosts[0]);
+		jw_int(&w, "port", b->o.port);
+		jw_int(&w, "nflows", b->n);
+		jw_num(&w, "duration_s", b->secs);
+		jw_num(&w, "stagger_ms", b->stagger_ms);
+		jw_bool(&w, "leave", b->leave);
+		jw_num(&w, "interval_ms", b->interval_ms);
+		jw_str(&w, "cc_requested", b->o.cc);
+		jw_str(&w, "server_cc_requested", b->o.server_cc);
+		jw_arr(&w, "intervals");
+		for (k = 0; k < b->next_iv; k++) {
+			double sum = 0;
+			uint64_t end = (uint64_t)(k + 1) * b->iv;
+
+			jw_obj(&w, NULL);
+			jw_num(&w, "start_s", ns_to_s((uint64_t)k * b->iv));
+			jw_num(&w, "end_s", ns_to_s(end < b->dur ? end : b->dur));
+			jw_arr(&w, "mbps");
+			for (i = 0; i < b->n; i++) {
+				double m = b->iv_mbps[k * b->n + i];
+
+				jw_num(&w, NULL, m);
+				if (isfinite(m))
+					sum += m;
+			}
+			jw_arr_end(&w);
+			jw_num(&w, "total_mbps", sum);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+		jw_arr(&w, "flows");
+		for (i = 0; i < b->n; i++) {
+			struct flow *f = &b->f[i];
+			double secs = f->started ? ns_to_s(f->t_stop - f->t_start) : 0;
+			uint64_t by = f->started ? f->at_stop - f->base : 0;
+
+			jw_obj(&w, NULL);
+			cconn_json(&w, &b->c[i]);
+			jw_num(&w, "start_s", f->started ?
+			       ns_to_s(f->t_start - b->t0) : NAN);
+			jw_num(&w, "stop_s", f->started ?
+			       ns_to_s(f->t_stop - b->t0) : NAN);
+			jw_uint(&w, "bytes", by);
+			jw_num(&w, "mbps", secs > 0 ? by * 8.0 / secs / 1e6 : 0);
+			jw_num(&w, "window_mbps", wr && isfinite(jain) ? wr[i] : NAN);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+		jw_uint(&w, "total_bytes", total_bytes);
+		jw_num(&w, "total_mbps", total_bytes * 8 / b->secs / 1e6);
+		jw_obj(&w, "fairness");
+		jw_num(&w, "window_start_s", ns_to_s(b->win_a));
+		jw_num(&w, "window_end_s", ns_to_s(b->win_b));
+		jw_num(&w, "window_total_mbps", isfinite(jain) ? wtotal : NAN);
+		jw_num(&w, "jain", jain);
+		jw_obj_end(&w);
+		netns_counters_json(&w, na, nb);
+		jw_int(&w, "errors", b->errors);
+		jw_obj_end(&w);
+		jw_end(&w);
+		free(wr);
+		return;
+	}
+
+	printf("%s bulk: %d flow%s to %s port %d, %.3g s, stagger %g ms%s, cc %s\n",
+	       GEN_NAME, b->n, b->n > 1 ? "s" : "", b->o.hosts[0], b->o.port,
+	       b->secs, b->stagger_ms, b->leave ? " (join and leave)" : "",
+	       b->o.cc ? b->o.cc : "default");
+	printf("%-15s", "interval s");
+	for (i = 0; i < b->n; i++)
+		printf(" %8s%-3d", "flow", i);
+	printf(" %11s  Mbit/s\n", "total");
+	for (k = 0; k < b->next_iv; k++) {
+		uint64_t end = (uint64_t)(k + 1) * b->iv;
+		double sum = 0;
+
+		printf("%6.2f-%-8.2f", ns_to_s((uint64_t)k * b->iv),
+		       ns_to_s(end < b->dur ? end : b->dur));
+		for (i = 0; i < b->n; i++) {
+			double m = b->iv_mbps[k * b->n + i];
+
+			if (isfinite(m)) {
+				printf(" %11.2f", m);
+				sum += m;
+			} else {
+				printf(" %11s", "-");
+			}
+		}
+		printf(" %11.2f\n", sum);
+	}
+	for (i = 0; i < b->n; i++) {
+		struct flow *f = &b->f[i];
+		double secs = f->started ? ns_to_s(f->t_stop - f->t_start) : 0;
+		uint64_t by = f->started ? f->at_stop - f->base : 0;
+
+		printf("flow %d: %.3f-%.3f s, %llu bytes, %.2f Mbit/s\n", i,
+		       f->started ? ns_to_s(f->t_start - b->t0) : 0,
+		       f->started ? ns_to_s(f->t_stop - b->t0) : 0,
+		       (unsigned long long)by,
+		       secs > 0 ? by * 8.0 / secs / 1e6 : 0);
+		cconn_text(stdout, &b->c[i]);
+	}
+	printf("total: %llu bytes, %.2f Mbit/s", (unsigned long long)total_bytes,
+	       total_bytes * 8 / b->secs / 1e6);
+	if (isfinite(jain))
+		printf("; all-active window %.2f-%.2f s: %.2f Mbit/s, Jain's index %.4f",
+		       ns_to_s(b->win_a), ns_to_s(b->win_b), wtotal, jain);
+	printf("\n");
+	netns_counters_text(stdout, na, nb);
+	if (b->errors)
+		printf("errors: %d flow%s failed\n", b->errors,
+		       b->errors > 1 ? "s" : "");
+	free(wr);
+}
+
+int cmd_bulk(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		COPTS_LONGOPTS,
+		{ "flows", required_argument, NULL, 'n' },
+		{ "time", required_argument, NULL, 't' },
+		{ "stagger", required_argument, NULL, OPT_STAGGER },
+		{ "leave", no_argument, NULL, OPT_LEAVE },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "notsent-lowat", required_argument, NULL, OPT_LOWAT },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bulk b = {
+		.n = 1, .secs = 10, .interval_ms = 1000, .lowat = 256 * 1024,
+	};
+	struct netns_counters na, nb;
+	uint64_t deadline, span;
+	int opt, ready, i;
+
+	copts_init(&b.o);
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":" COPTS_SHORTOPTS "n:t:", lo,
+				  NULL)) != -1) {
+		if (copts_parse(&b.o, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'n':
+			b.n = parse_uint("-n", optarg, 1, GEN_MAX_CONNS);
+			break;
+		case 't':
+			b.secs = parse_double("-t", optarg, 0.01, 86400);
+			break;
+		case OPT_STAGGER:
+			b.stagger_ms = parse_double("--stagger", optarg, 0, 3600000);
+			break;
+		case OPT_LEAVE:
+			b.leave = true;
+			break;
+		case OPT_INTERVAL:
+			b.interval_ms = parse_double("--interval", optarg, 1, 3600000);
+			break;
+		case OPT_LOWAT:
+			b.lowat = parse_size("--notsent-lowat", optarg, 0,
+					     1ull << 30);
+			break;
+		case 'h':
+			bulk_help(stdout);
+			return 0;
+		case ':':
+			gen_usage_err("option '%s' needs an argument",
+				      argv[optind - 1]);
+		default:
+			gen_usage_err("unknown option '%s' (try '%s bulk -h')",
+				      argv[optind - 1], GEN_NAME);
+		}
+	}
+	if (optind < argc)
+		gen_usage_err("unexpected argument '%s'", argv[optind]);
+	copts_finish(&b.o, true);
+
+	b.dur = (uint64_t)(b.secs * 1e9);
+	b.iv = (uint64_t)(b.interval_ms * 1e6);
+	span = (uint64_t)((b.n - 1) * b.stagger_ms * 1e6);
+	if (span >= b.dur || (b.leave && 2 * span >= b.dur))
+		gen_usage_err("-t %g s is too short for %d flows staggered by %g ms%s",
+			      b.secs, b.n, b.stagger_ms,
+			      b.leave ? " that also leave staggered" : "");
+	b.nint = (int)((b.dur + b.iv - 1) / b.iv);
+	if ((uint64_t)b.nint * b.n > 50000000)
+		gen_usage_err("--interval %g ms: too many intervals for this run",
+			      b.interval_ms);
+	if (b.o.cc && check_cc(b.o.cc) < 0)
+		return GEN_EXIT_RUN;
+
+	b.c = calloc(b.n, sizeof(*b.c));
+	b.f = calloc(b.n, sizeof(*b.f));
+	b.iv_mbps = calloc((size_t)b.nint * b.n, sizeof(double));
+	if (!b.c || !b.f || !b.iv_mbps) {
+		gen_err("out of memory");
+		return GEN_EXIT_RUN;
+	}
+	for (i = 0; i < b.n; i++) {
+		b.f[i].start_at = (uint64_t)(i * b.stagger_ms * 1e6);
+		b.f[i].stop_at = b.leave ? b.dur - b.f[i].start_at : b.dur;
+	}
+	b.win_a = span;
+	b.win_b = b.leave ? b.dur - span : b.dur;
+
+	if (loop_init(&b.l) < 0)
+		return GEN_EXIT_RUN;
+	deadline = now_ns() + (uint64_t)((b.o.timeout > 0 ? b.o.timeout :
+		b.o.connect_timeout + b.secs + 10) * 1e9);
+	netns_counters_read(&na);
+	ready = clients_open(&b.l, b.c, b.n, &b.o, WIRE_SINK,
+			     now_ns() + (uint64_t)(b.o.connect_timeout * 1e9));
+	if (ready < 0)
+		return GEN_EXIT_RUN;
+	for (i = 0; i < b.n; i++) {
+		if (b.c[i].state != CS_READY) {
+			b.f[i].done = b.f[i].stopped = true;
+			b.errors++;
+			gen_err("flow %d: %s", i, b.c[i].err);
+		} else if (b.lowat) {
+			int v = (int)b.lowat;
+
+			setsockopt(b.c[i].fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT,
+				   &v, sizeof(v));
+		}
+	}
+	if (ready == 0)
+		return GEN_EXIT_RUN;
+	if (bulk_run(&b, deadline) < 0)
+		b.errors++;
+	netns_counters_read(&nb);
+	for (i = 0; i < b.n; i++)
+		if (b.c[i].state == CS_FAILED && b.f[i].started)
+			gen_err("flow %d: %s", i, b.c[i].err);
+	bulk_report(&b, &na, &nb);
+	loop_free(&b.l);
+	return b.errors ? GEN_EXIT_RUN : 0;
+}

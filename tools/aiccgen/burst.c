@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aiccgen incast: synchronized bursts over persistent connections, like the
+ * communication phase of a training iteration, separated by idle "compute"
+ * gaps.  All connections are opened once, before the first iteration.
+ *
+ * Patterns, with one server standing for the remote rank(s):
+ *
+ *  incast    every connection sends SIZE bytes at once (N -> 1); the server
+ *            acknowledges each burst with a tiny message.
+ *  alltoall  every connection sends SIZE bytes and receives SIZE bytes at
+ *            the same time: the server starts its reply as soon as the
+ *            request header arrives, so both directions of the bottleneck
+ *            carry N*SIZE bytes concurrently.
+ *  ring      ring all-reduce: 2(N-1) dependent steps; in each step every
+ *            connection exchanges a SIZE/N chunk in both directions, and
+ *            the next step starts when all connections finished this one.
+ *  p2p       pipeline point-to-point: the connections take turns, each
+ *            sending SIZE bytes alone, one after the other.
+ *
+ * An iteration's completion time runs from the moment its first burst is
+ * handed to the sockets to the last acknowledgement of its last step.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+#include "aiccgen.h"
+
+#define BURST_SLICE	(64 * 1024)	/* round-robin slice at burst start */
+#define BURST_READS	4
+
+enum pattern { PAT_INCAST, PAT_ALLTOALL, PAT_RING, PAT_P2P };
+
+static const char * const pattern_names[] = {
+	"incast", "alltoall", "ring", "p2p",
+};
+
+enum {
+	OPT_SIZE = OPT_MODE_BASE,
+	OPT_ITERS,
+	OPT_GAP,
+	OPT_PATTERN,
+	OPT_RATE,
+	OPT_BASE_RTT,
+	OPT_WARMUP,
+	OPT_ITER_TIMEOUT,
+};
+
+struct iter_res {
+	uint64_t start;		/* relative to t0 */
+	uint64_t ct;
+	uint64_t fmin, fmax;
+};
+
+struct burst {
+	struct copts o;
+	struct loop l;
+	struct cconn *c;
+	int n;
+	enum pattern pat;
+	uint64_t size, chunk;
+	int iters, warmup, nphases;
+	double gap_ms, rate_mbit, base_rtt_us, iter_timeout;
+	double ideal_us;
+	uint64_t bytes_per_iter;	/* per direction, whole iteration */
+
+	/* run state */
+	uint64_t t0, t_iter;
+	int iter, phase, pending;
+	uint32_t seq;
+	uint64_t *done_at;
+	bool *busy;
+	int cur;			/* connection being processed */
+	struct iter_res *res;
+	int nres;
+	char error[256];
+};
+
+static void burst_help(FILE *f)
+{
+	fprintf(f,
+		"usage: %s incast -c HOST[,HOST...] [-n SENDERS] [--size BYTES]\n"
+		"                      [--iters K] [--gap MS] [--pattern P]\n"
+		"                      [--rate-mbit R] [--base-rtt US] [--cc NAME] [-j]\n\n"
+		"Synchronized bursts over N persistent connections (opened once), one\n"
+		"burst per iteration, with an idle gap between iterations.  Reports\n"
+		"each iteration's completion time (first byte handed to the sockets to\n"
+		"the last acknowledgement) and p50/p99/max, and the ratio to the ideal\n"
+		"time when the bottleneck rate is given.\n\n"
+		"  -n, --senders N      connections (default 4, max %d)\n"
+		"  --size BYTES         bytes per connection per burst (default 256K;\n"
+		"                       suffixes K, M, G are powers of 1024)\n"
+		"  --iters K            measured iterations (default 10)\n"
+		"  --warmup K           extra iterations run first, not counted\n"
+		"  --gap MS             idle time between iterations (default 100)\n"
+		"  --pattern P          incast (N->1 bursts, default), alltoall (both\n"
+		"                       directions at once), ring (all-reduce: 2(N-1)\n"
+		"                       steps of SIZE/N chunks), p2p (one connection\n"
+		"                       at a time)\n"
+		"  --rate-mbit R        bottleneck rate; adds ideal time and ratios\n"
+		"  --base-rtt US        base RTT added once per dependent step to the\n"
+		"                       ideal time (default 0)\n"
+		"  --iter-timeout SEC   fail an iteration after SEC (default 10)\n",
+		GEN_NAME, GEN_MAX_CONNS);
+	copts_help(f);
+}
+
+static bool phase_uses(const struct burst *b, int phase, int i)
+{
+	return b->pat != PAT_P2P || phase == i;
+}
+
+static void phase_msg(const struct burst *b, struct wire_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->seq = b->seq;
+	m->kind = MSG_REQ;
+	switch (b->pat) {
+	case PAT_INCAST:
+	case PAT_P2P:
+		m->len = b->size;
+		break;
+	case PAT_ALLTOALL:
+		m->len = b->size;
+		m->resp_len = b->size;
+		m->flags = MSG_F_EARLY;
+		break;
+	case PAT_RING:
+		m->len = b->chunk;
+		m->resp_len = b->chunk;
+		m->flags = MSG_F_EARLY;
+		break;
+	}
+}
+
+static void burst_fail(struct burst *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void burst_fail(struct burst *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->error[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->error, sizeof(b->error), fmt, ap);
+	va_end(ap);
+}
+
+static void conn_failed(struct burst *b, int i, const char *what, int err)
+{
+	cconn_fail(&b->l, &b->c[i], "%s: %s", what,
+		   err ? strerror(err) : "connection closed by the server");
+	burst_fail(b, "connection %d: %s", i, b->c[i].err);
+}
+
+static void conn_update_events(struct burst *b, int i)
+{
+	struct cconn *c = &b->c[i];
+
+	if (c->fd >= 0)
+		cconn_set_events(&b->l, c, txq_empty(&c->tx) ?
+				 EPOLLIN : EPOLLIN | EPOLLOUT);
+}
+
+static void start_phase(struct burst *b)
+{
+	struct wire_msg m;
+	bool progress = true;
+	int i;
+
+	b->seq++;
+	phase_msg(b, &m);
+	for (i = 0; i < b->n; i++) {
+		if (!phase_uses(b, b->phase, i))
+			continue;
+		if (txq_push(&b->c[i].tx, &m) < 0) {
+			burst_fail(b, "out of memory");
+			return;
+		}
+		b->busy[i] = true;
+		b->pending++;
+	}
+	/* Hand the bursts to the kernel round-robin so that they start together. */
+	while (progress) {
+		progress = false;
+		for (i = 0; i < b->n; i++) {
+			struct cconn *c = &b->c[i];
+			ssize_t r;
+
+			if (!b->busy[i] || c->fd < 0 || txq_empty(&c->tx))
+				continue;
+			r = txq_flush_limit(&c->tx, c->fd, BURST_SLICE);
+			if (r < 0) {
+				conn_failed(b, i, "send", (int)-r);
+				return;
+			}
+			if (r >= BURST_SLICE && !txq_empty(&c->tx))
+				progress = true;
+		}
+	}
+	for (i = 0; i < b->n; i++)
+		if (b->busy[i])
+			conn_update_events(b, i);
+}
+
+static int cl_hdr(void *ctx, const struct wire_msg *m)
+{
+	struct burst *b = ctx;
+
+	if (m->kind == MSG_REQ || m->seq != b->seq || !b->busy[b->cur])
+		return -EPROTO;
+	return 0;
+}
+
+static int cl_done(void *ctx, const struct wire_msg *m)
+{
+	struct burst *b = ctx;
+	int i = b->cur;
+
+	if (m->kind != MSG_ACK)
+		return 0;
+	b->busy[i] = false;
+	b->done_at[i] = now_ns();
+	b->pending--;
+	return 0;
+}
+
+static const struct rxp_ops cl_ops = { .hdr = cl_hdr, .done = cl_done };
+
+static void conn_input(struct burst *b, int i)
+{
+	struct cconn *c = &b->c[i];
+
+	for (int k = 0; k < BURST_READS && c->fd >= 0; k++) {
+		ssize_t r = read_some(c->fd, gen_scratch, GEN_IOBUF);
+		int e;
+
+		if (r == 0) {
+			conn_failed(b, i, "receive", 0);
+			return;
+		}
+		if (r < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				conn_failed(b, i, "receive", errno);
+			return;
+		}
+		b->cur = i;
+		e = rxp_feed(&c->rx, gen_scratch, r, &cl_ops, b);
+		if (e) {
+			cconn_fail(&b->l, c, "protocol error from the server");
+			burst_fail(b, "connection %d: %s", i, c->err);
+			return;
+		}
+		if (r < GEN_IOBUF)
+			return;
+	}
+}
+
+static void finish_iteration(struct burst *b, uint64_t now)
+{
+	struct iter_res *r = &b->res[b->nres++];
+
+	r->start = b->t_iter - b->t0;
+	r->ct = now - b->t_iter;
+	r->fmin = UINT64_MAX;
+	r->fmax = 0;
+	for (int i = 0; i < b->n; i++) {
+		uint64_t d = b->done_at[i] - b->t_iter;
+
+		if (d < r->fmin)
+			r->fmin = d;
+		if (d > r->fmax)
+			r->fmax = d;
+	}
+	/* The last acknowledgement is the iteration's end. */
+	r->ct = r->fmax;
+}
+
+static int burst_run(struct burst *b, uint64_t deadline)
+{
+	struct epoll_event ev[64];
+	uint64_t next_start, gap = (uint64_t)(b->gap_ms * 1e6);
+	uint64_t it_to = (uint64_t)(b->iter_timeout * 1e9);
+	int total = b->iters + b->warmup;
+	bool running = false;
+
+	b->t0 = now_ns();
+	next_start = b->t0;
+	while (!b->error[0]) {
+		uint64_t now = now_ns(), wake;
+		int k;
+
+		if (gen_stop) {
+			burst_fail(b, "interrupted");
+			break;
+		}
+		if (running && b->pending == 0) {
+			if (++b->phase < b->nphases) {
+				start_phase(b);
+				continue;
+			}
+			finish_iteration(b, now);
+			running = false;
+			if (++b->iter == total)
+				break;
+			next_start = now + gap;
+		}
+		if (!running && now >= next_start) {
+			b->t_iter = now;
+			b->phase = 0;
+			running = true;
+			start_phase(b);
+			continue;
+		}
+		if (now >= deadline) {
+			burst_fail(b, "run deadline exceeded in iteration %d",
+				   b->iter);
+			break;
+		}
+		if (running && now >= b->t_iter + it_to) {
+			burst_fail(b, "iteration %d timed out after %g s (step %d of %d, %d connection%s still waiting)",
+				   b->iter, b->iter_timeout, b->phase + 1,
+				   b->nphases, b->pending,
+				   b->pending == 1 ? "" : "s");
+			break;
+		}
+		wake = running ? b->t_iter + it_to : next_start;
+		loop_arm(&b->l, wake < deadline ? wake : deadline);
+		k = loop_wait(&b->l, ev, 64);
+		if (k < 0) {
+			burst_fail(b, "epoll_wait: %s", strerror(errno));
+			break;
+		}
+		for (int j = 0; j < k && !b->error[0]; j++) {
+			struct cconn *c = ev[j].data.ptr;
+
+			if (c == LOOP_TIMER || c->fd < 0)
+				continue;
+			if (ev[j].events & EPOLLOUT) {
+				int e = txq_flush(&c->tx, c->fd);
+
+				if (e < 0) {
+					conn_failed(b, c->id, "send", -e);
+					continue;
+				}
+				conn_update_events(b, c->id);
+			}
+			if (ev[j].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+				conn_input(b, c->id);
+		}
+	}
+	for (int i = 0; i < b->n; i++)
+		cconn_close(&b->l, &b->c[i]);
+	return b->error[0] ? -1 : 0;
+}
+
+static void burst_report(struct burst *b, const struct netns_counters *na,
+			 const struct netns_counters *nb)
+{
+	int cnt = b->nres > b->warmup ? b->nres - b->warmup : 0;
+	uint64_t *v = calloc(cnt ? cnt : 1, sizeof(uint64_t));
+	bool ideal = b->ideal_us > 0;
+	double mean = 0;
+	struct jw w;
+	int i;
+
+	for (i = 0; i < cnt && v; i++) {
+		v[i] = b->res[b->warmup + i].ct;
+		mean += v[i];
+	}
+	if (cnt && v) {
+		mean /= cnt;
+		qsort(v, cnt, sizeof(uint64_t), cmp_u64);
+	}
+	if (!v)
+		cnt = 0;
+
+	if (b->o.json) {
+		jw_init(&w, stdout);
+		jw_obj(&w, NULL);
+		jw_str(&w, "mode", "incast");
+		jw_str(&w, "pattern", pattern_names[b->pat]);
+		jw_arr(&w, "hosts");
+		for (i = 0; i < b->o.nhosts; i++)
+			jw_str(&w, NULL, b->o.hosts[i]);
+		jw_arr_end(&w);
+		jw_int(&w, "port", b->o.port);
+		jw_int(&w, "nconns", b->n);
+		jw_uint(&w, "size", b->size);
+		if (b->pat == PAT_RING)
+			jw_uint(&w, "chunk", b->chunk);
+		jw_int(&w, "steps", b->nphases);
+		jw_uint(&w, "bytes_per_iter", b->bytes_per_iter);
+		jw_int(&w, "iters", b->iters);
+		jw_int(&w, "warmup", b->warmup);
+		jw_num(&w, "gap_ms", b->gap_ms);
+		jw_str(&w, "cc_requested", b->o.cc);
+		jw_str(&w, "server_cc_requested", b->o.server_cc);
+		jw_num(&w, "rate_mbit", ideal ? b->rate_mbit : NAN);
+		jw_num(&w, "base_rtt_us", b->base_rtt_us);
+		jw_num(&w, "ideal_us", ideal ? b->ideal_us : NAN);
+		jw_arr(&w, "iterations");
+		for (i = 0; i < b->nres; i++) {
+			struct iter_res *r = &b->res[i];
+
+			jw_obj(&w, NULL);
+			jw_int(&w, "iter", i - b->warmup);
+			jw_bool(&w, "warmup", i < b->warmup);
+			jw_num(&w, "start_s", ns_to_s(r->start));
+			jw_num(&w, "ct_us", ns_to_us(r->ct));
+			jw_num(&w, "flow_min_us", ns_to_us(r->fmin));
+			jw_num(&w, "flow_max_us", ns_to_us(r->fmax));
+			jw_num(&w, "ratio", ideal ? ns_to_us(r->ct) / b->ideal_us : NAN);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+		jw_obj(&w, "summary");
+		jw_int(&w, "count", cnt);
+		if (cnt) {
+			double p50 = ns_to_us(pct_sorted(v, cnt, 50));
+			double p99 = ns_to_us(pct_sorted(v, cnt, 99));
+			double mx = ns_to_us(v[cnt - 1]);
+
+			jw_num(&w, "min_us", ns_to_us(v[0]));
+			jw_num(&w, "mean_us", mean / 1e3);
+			jw_num(&w, "p50_us", p50);
+			jw_num(&w, "p99_us", p99);
+			jw_num(&w, "max_us", mx);
+			jw_num(&w, "ratio_p50", ideal ? p50 / b->ideal_us : NAN);
+			jw_num(&w, "ratio_p99", ideal ? p99 / b->ideal_us : NAN);
+			jw_num(&w, "ratio_max", ideal ? mx / b->ideal_us : NAN);
+		}
+		jw_obj_end(&w);
+		jw_arr(&w, "conns");
+		for (i = 0; i < b->n; i++) {
+			jw_obj(&w, NULL);
+			cconn_json(&w, &b->c[i]);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+		netns_counters_json(&w, na, nb);
+		jw_str(&w, "error", b->error[0] ? b->error : NULL);
+		jw_obj_end(&w);
+		jw_end(&w);
+		free(v);
+		return;
+	}
+
+	printf("%s incast: pattern %s, %d connection%s to %s port %d, %llu bytes each, %d steps, %d iterations (+%d warmup), gap %g ms, cc %s\n",
+	       GEN_NAME, pattern_names[b->pat], b->n, b->n > 1 ? "s" : "",
+	       b->o.hosts[0], b->o.port, (unsigned long long)b->size,
+	       b->nphases, b->iters, b->warmup, b->gap_ms,
+	       b->o.cc ? b->o.cc : "default");
+	printf("%5s %10s %12s %12s %12s%s\n", "iter", "start_s", "ct_us",
+	       "flow_min_us", "flow_max_us", ideal ? "   ratio" : "");
+	for (i = 0; i < b->nres; i++) {
+		struct iter_res *r = &b->res[i];
+
+		printf("%5d %10.3f %12.1f %12.1f %12.1f", i - b->warmup,
+		       ns_to_s(r->start), ns_to_us(r->ct), ns_to_us(r->fmin),
+		       ns_to_us(r->fmax));
+		if (ideal)
+			printf(" %7.3fx", ns_to_us(r->ct) / b->ideal_us);
+		printf("%s\n", i < b->warmup ? "  (warmup)" : "");
+	}
+	if (cnt) {
+		double p50 = ns_to_us(pct_sorted(v, cnt, 50));
+		double p99 = ns_to_us(pct_sorted(v, cnt, 99));
+		double mx = ns_to_us(v[cnt - 1]);
+
+		printf("completion over %d iterations: min %.1f mean %.1f p50 %.1f p99 %.1f max %.1f us\n",
+		       cnt, ns_to_us(v[0]), mean / 1e3, p50, p99, mx);
+		if (ideal)
+			printf("ideal %.1f us at %g Mbit/s: p50 %.3fx p99 %.3fx max %.3fx\n",
+			       b->ideal_us, b->rate_mbit, p50 / b->ideal_us,
+			       p99 / b->ideal_us, mx / b->ideal_us);
+	}
+	for (i = 0; i < b->n; i++)
+		cconn_text(stdout, &b->c[i]);
+	netns_counters_text(stdout, na, nb);
+	if (b->error[0])
+		printf("error: %s\n", b->error);
+	free(v);
+}
+
+int cmd_incast(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		COPTS_LONGOPTS,
+		{ "senders", required_argument, NULL, 'n' },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "iters", required_argument, NULL, OPT_ITERS },
+		{ "gap", required_argument, NULL, OPT_GAP },
+		{ "pattern", required_argument, NULL, OPT_PATTERN },
+		{ "rate-mbit", required_argument, NULL, OPT_RATE },
+		{ "base-rtt", required_argument, NULL, OPT_BASE_RTT },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "iter-timeout", required_argument, NULL, OPT_ITER_TIMEOUT },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct burst b = {
+		.n = 4, .size = 256 * 1024, .iters = 10, .gap_ms = 100,
+		.iter_timeout = 10,
+	};
+	struct netns_counters na, nb;
+	uint64_t deadline;
+	int opt, ready, i, total;
+	bool failed = false;
+
+	copts_init(&b.o);
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":" COPTS_SHORTOPTS "n:", lo,
+				  NULL)) != -1) {
+		if (copts_parse(&b.o, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'n':
+			b.n = parse_uint("-n", optarg, 1, GEN_MAX_CONNS);
+			break;
+		case OPT_SIZE:
+			b.size = parse_size("--size", optarg, 1, 1ull << 32);
+			break;
+		case OPT_ITERS:
+			b.iters = parse_uint("--iters", optarg, 1, 1000000);
+			break;
+		case OPT_WARMUP:
+			b.warmup = parse_uint("--warmup", optarg, 0, 1000000);
+			break;
+		case OPT_GAP:
+			b.gap_ms = parse_double("--gap", optarg, 0, 3600000);
+			break;
+		case OPT_PATTERN:
+			for (i = 0; i < 4; i++)
+				if (!strcmp(optarg, pattern_names[i]))
+					break;
+			if (i == 4)
+				gen_usage_err("--pattern: expected incast, alltoall, ring or p2p, got '%s'",
+					      optarg);
+			b.pat = i;
+			break;
+		case OPT_RATE:
+			b.rate_mbit = parse_double("--rate-mbit", optarg, 0.001,
+						   1e7);
+			break;
+		case OPT_BASE_RTT:
+			b.base_rtt_us = parse_double("--base-rtt", optarg, 0, 1e7);
+			break;
+		case OPT_ITER_TIMEOUT:
+			b.iter_timeout = parse_double("--iter-timeout", optarg,
+						      0.01, 86400);
+			break;
+		case 'h':
+			burst_help(stdout);
+			return 0;
+		case ':':
+			gen_usage_err("option '%s' needs an argument",
+				      argv[optind - 1]);
+		default:
+			gen_usage_err("unknown option '%s' (try '%s incast -h')",
+				      argv[optind - 1], GEN_NAME);
+		}
+	}
+	if (optind < argc)
+		gen_usage_err("unexpected argument '%s'", argv[optind]);
+	copts_finish(&b.o, true);
+
+	switch (b.pat) {
+	case PAT_INCAST:
+	case PAT_ALLTOALL:
+		b.nphases = 1;
+		b.bytes_per_iter = b.n * b.size;
+		break;
+	case PAT_RING:
+		if (b.n < 2)
+			gen_usage_err("--pattern ring needs at least 2 senders");
+		if (b.size < (uint64_t)b.n)
+			gen_usage_err("--size %llu is smaller than the number of senders",
+				      (unsigned long long)b.size);
+		b.chunk = b.size / b.n;
+		b.nphases = 2 * (b.n - 1);
+		b.bytes_per_iter = (uint64_t)b.nphases * b.n * b.chunk;
+		break;
+	case PAT_P2P:
+		b.nphases = b.n;
+		b.bytes_per_iter = b.n * b.size;
+		break;
+	}
+	if (b.rate_mbit > 0)
+		b.ideal_us = b.bytes_per_iter * 8.0 / b.rate_mbit +
+			     b.nphases * b.base_rtt_us;
+	if (b.o.cc && check_cc(b.o.cc) < 0)
+		return GEN_EXIT_RUN;
+
+	total = b.iters + b.warmup;
+	b.c = calloc(b.n, sizeof(*b.c));
+	b.done_at = calloc(b.n, sizeof(*b.done_at));
+	b.busy = calloc(b.n, sizeof(*b.busy));
+	b.res = calloc(total, sizeof(*b.res));
+	if (!b.c || !b.done_at || !b.busy || !b.res) {
+		gen_err("out of memory");
+		return GEN_EXIT_RUN;
+	}
+	if (loop_init(&b.l) < 0)
+		return GEN_EXIT_RUN;
+	deadline = now_ns() + (uint64_t)((b.o.timeout > 0 ? b.o.timeout :
+		b.o.connect_timeout + 5 +
+		total * (b.gap_ms / 1e3 + b.iter_timeout)) * 1e9);
+	netns_counters_read(&na);
+	ready = clients_open(&b.l, b.c, b.n, &b.o, WIRE_MSG,
+			     now_ns() + (uint64_t)(b.o.connect_timeout * 1e9));
+	if (ready < 0)
+		return GEN_EXIT_RUN;
+	for (i = 0; i < b.n; i++) {
+		if (b.c[i].state != CS_READY) {
+			gen_err("connection %d: %s", i, b.c[i].err);
+			failed = true;
+		}
+	}
+	if (failed) {
+		/* A collective needs every rank: do not run with fewer. */
+		for (i = 0; i < b.n; i++)
+			cconn_close(&b.l, &b.c[i]);
+		return GEN_EXIT_RUN;
+	}
+	if (burst_run(&b, deadline) < 0) {
+		gen_err("%s", b.error);
+		failed = true;
+	}
+	netns_counters_read(&nb);
+	burst_report(&b, &na, &nb);
+	loop_free(&b.l);
+	return failed ? GEN_EXIT_RUN : 0;
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aiccgen: traffic generator replaying AI-cluster communication patterns
+ * over real TCP sockets.  Command dispatch.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "aiccgen.h"
+
+bool gen_json_global;
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *what;
+} cmds[] = {
+	{ "server", cmd_server, "accept connections and serve every client mode" },
+	{ "bulk", cmd_bulk, "N long flows, staggered join/leave, Jain's index" },
+	{ "incast", cmd_incast, "synchronized bursts: incast, all-to-all, ring, p2p" },
+	{ "rpc", cmd_rpc, "request/response latency percentiles" },
+};
+
+#define NCMDS ((int)(sizeof(cmds) / sizeof(cmds[0])))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: %s [-j] MODE [OPTIONS]\n"
+		"       %s MODE -h\n\n"
+		"modes (unique prefixes are accepted):\n", GEN_NAME, GEN_NAME);
+	for (int i = 0; i < NCMDS; i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].what);
+	fprintf(f, "\nglobal options:\n"
+		"  -j, --json     JSON output (also accepted after MODE)\n"
+		"  -V, --version  print the version\n"
+		"  -h, --help     this help\n");
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1, match = -1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			gen_json_global = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("%s protocol %d\n", GEN_NAME, WIRE_VERSION);
+			return 0;
+		} else {
+			gen_usage_err("unknown global option '%s' (try '%s -h')",
+				      a, GEN_NAME);
+		}
+	}
+	if (i >= argc)
+		gen_usage_err("no mode given (try '%s -h')", GEN_NAME);
+	for (int k = 0; k < NCMDS; k++) {
+		if (!strcmp(argv[i], cmds[k].name)) {
+			match = k;
+			break;
+		}
+		if (!strncmp(argv[i], cmds[k].name, strlen(argv[i]))) {
+			if (match >= 0)
+				gen_usage_err("ambiguous mode '%s'", argv[i]);
+			match = k;
+		}
+	}
+	if (match < 0)
+		gen_usage_err("unknown mode '%s' (try '%s -h')", argv[i],
+			      GEN_NAME);
+	gen_mode = cmds[match].name;
+	gen_signals();
+	return cmds[match].fn(argc - i, argv + i);
+}
