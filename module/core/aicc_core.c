@@ -463,15 +463,17 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			 const struct aicc_sample *s)
 {
+	bool ce_seen = s->delivered_ce != f->round_ce0;
 	unsigned int ev = 0;
+	u32 rtt = 0;
 
 	if (s->mss && s->mss != f->mss)
 		f->mss = (u16)min_u64(s->mss, 0xffff);
 
 	if (s->rtt_ns > 0) {
-		u32 rtt = clamp_rtt(s->rtt_ns);
 		u32 now = coarse(s->now_ns);
 
+		rtt = clamp_rtt(s->rtt_ns);
 		if (!(f->flags & AICC_F_HAVE_BASE) || rtt <= f->base_rtt ||
 		    now - f->base_stamp > p->rtt_win_ns_hi) {
 			f->base_rtt = rtt;
@@ -481,11 +483,21 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 				f->target = compute_target(f, p);
 			}
 		}
+		if (!f->inv_rtt)
+			f->inv_rtt = inv_rtt_of(s->srtt_ns ? s->srtt_ns : rtt);
+	}
+
+	/*
+	 * The ACK of a packet sent after the round began ends the round; its
+	 * own sample already belongs to the next one.
+	 */
+	if ((s32)(s->prior_delivered - f->round_end) >= 0)
+		ev |= end_round(f, p, s);
+
+	if (rtt) {
 		if (!(f->flags & AICC_F_HAVE_RTT) || rtt < f->round_rtt)
 			f->round_rtt = rtt;
 		f->flags |= AICC_F_HAVE_RTT;
-		if (!f->inv_rtt)
-			f->inv_rtt = inv_rtt_of(s->srtt_ns ? s->srtt_ns : rtt);
 	}
 	if (s->app_limited)
 		f->flags |= AICC_F_APP_LIMITED;
@@ -504,7 +516,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		new_round(f, s);
 	} else if (f->mode == AICC_MODE_START) {
 		f->cwnd += (u64)s->acked << 16;
-		if (s->delivered_ce != f->round_ce0 ||
+		if (ce_seen ||
 		    ((f->flags & AICC_F_HAVE_RTT) &&
 		     (u64)(f->round_rtt - min_u64(f->round_rtt, f->base_rtt)) >
 		     aicc_mul_shr(f->target, p->start_exit_q16, 16))) {
@@ -512,9 +524,6 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			ev |= AICC_EV_START_EXIT;
 		}
 	}
-
-	if ((s32)(s->prior_delivered - f->round_end) >= 0)
-		ev |= end_round(f, p, s);
 
 	clamp_cwnd(f, p);
 	update_rate(f, p);

@@ -1,0 +1,684 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Userspace unit tests of the aicc algorithm core (module/core), the same
+ * source the kernel module is built from.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aicc_core.h"
+#include "ktap.h"
+
+/* ---------------------------------------------------------------- */
+/* A synthetic path: one round of ACKs at a time.                     */
+
+struct drv {
+	struct aicc_flow f;
+	struct aicc_params p;
+	u64 now;
+	u32 delivered;
+	u32 ce;
+	u32 mss;
+};
+
+static void drv_init(struct drv *d, unsigned int profile)
+{
+	u32 knob[AICC_NR_KNOBS];
+
+	memset(d, 0, sizeof(*d));
+	aicc_params_defaults(knob, profile);
+	aicc_params_set(&d->p, knob);
+	d->mss = 1448;
+	d->now = 1000000000ULL;
+	aicc_flow_init(&d->f, &d->p, 10, d->mss, d->now, NULL);
+}
+
+static void drv_knob(struct drv *d, unsigned int id, u32 v)
+{
+	u32 knob[AICC_NR_KNOBS];
+
+	memcpy(knob, d->p.knob, sizeof(knob));
+	knob[id] = v;
+	aicc_params_set(&d->p, knob);
+}
+
+/*
+ * One round trip: the whole window is sent at the start of the round and
+ * ACKed over rtt_ns, each ACK reporting rtt_ns.  The first @ce ACKs carry
+ * CE marks, the first ACK reports @lost losses.  Returns the OR of events.
+ */
+static unsigned int drv_round_n(struct drv *d, u32 rtt_ns, u32 ce, u32 lost,
+				u32 n)
+{
+	u32 prior = d->delivered, i;
+	unsigned int ev = 0;
+
+	if (!n)
+		n = 1;
+	for (i = 0; i < n; i++) {
+		struct aicc_sample s = { 0 };
+
+		d->now += rtt_ns / n;
+		d->delivered++;
+		if (i < ce)
+			d->ce++;
+		s.now_ns = d->now;
+		s.rtt_ns = rtt_ns;
+		s.srtt_ns = rtt_ns;
+		s.delivered = d->delivered;
+		s.delivered_ce = d->ce;
+		s.prior_delivered = prior;
+		s.acked = 1;
+		s.losses = i == 0 ? lost : 0;
+		s.inflight = n - i - 1;
+		s.mss = d->mss;
+		ev |= aicc_on_ack(&d->f, &d->p, &s);
+	}
+	return ev;
+}
+
+static unsigned int drv_round(struct drv *d, u32 rtt_ns, u32 ce, u32 lost)
+{
+	return drv_round_n(d, rtt_ns, ce, lost, aicc_cwnd_pkts(&d->f));
+}
+
+static double cwnd_pkts(const struct drv *d)
+{
+	return (double)d->f.cwnd / 65536.0;
+}
+
+/* Leave fast start by showing a delay well above target. */
+static void drv_to_track(struct drv *d, u32 base)
+{
+	int i;
+
+	drv_round(d, base, 0, 0);
+	for (i = 0; i < 40 && d->f.mode == AICC_MODE_START; i++)
+		drv_round(d, base * 3, 0, 0);
+}
+
+/* ---------------------------------------------------------------- */
+/* Fixed-point helpers                                                */
+
+static u64 rnd64(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+KTAP_CASE(udiv64_exact)
+{
+	u64 seed = 88172645463325252ULL;
+	int i, bad = 0;
+
+	for (i = 0; i < 200000; i++) {
+		u64 n = rnd64(&seed) >> (rnd64(&seed) & 63);
+		u64 d = rnd64(&seed) >> (rnd64(&seed) & 63);
+
+		if (!d)
+			d = 1;
+		if (aicc_udiv64(n, d) != n / d)
+			bad++;
+	}
+	ktap_expect(!bad, "%d quotients differ from n/d", bad);
+	ktap_expect(aicc_udiv64(~0ULL, 1) == ~0ULL, "max/1");
+	ktap_expect(aicc_udiv64(5, 0) == ~0ULL, "x/0 saturates");
+	ktap_expect(aicc_udiv64(0, 7) == 0, "0/7");
+}
+
+KTAP_CASE(mul_shr_matches_128bit)
+{
+	u64 seed = 0x1234567ULL;
+	int i, bad = 0;
+
+	for (i = 0; i < 200000; i++) {
+		u64 a = rnd64(&seed) >> (rnd64(&seed) & 63);
+		u64 b = rnd64(&seed) >> (rnd64(&seed) & 63);
+		unsigned int sh = rnd64(&seed) % 128;
+		unsigned __int128 p = (unsigned __int128)a * b >> sh;
+		u64 want = p > ~0ULL ? ~0ULL : (u64)p;
+
+		if (aicc_mul_shr(a, b, sh) != want)
+			bad++;
+	}
+	ktap_expect(!bad, "%d products differ", bad);
+}
+
+KTAP_CASE(isqrt_floor)
+{
+	u64 seed = 99;
+	int i, bad = 0;
+
+	for (i = 0; i < 100000; i++) {
+		u64 x = rnd64(&seed) >> (rnd64(&seed) & 63);
+		u64 r = aicc_isqrt64(x);
+
+		if (r * r > x || (r + 1) * (r + 1) <= x)
+			bad++;
+	}
+	ktap_expect(!bad, "%d roots wrong", bad);
+	ktap_expect(aicc_isqrt64(~0ULL) == 0xffffffffU, "sqrt(2^64-1)");
+}
+
+/* ---------------------------------------------------------------- */
+/* Parameters                                                         */
+
+KTAP_CASE(knob_ranges)
+{
+	unsigned int id;
+
+	for (id = 0; id < AICC_NR_KNOBS; id++) {
+		const struct aicc_knob_desc *k = &aicc_knob_desc[id];
+
+		ktap_expect(!aicc_knob_check(id, k->min), "%s min", k->name);
+		ktap_expect(!aicc_knob_check(id, k->max), "%s max", k->name);
+		ktap_expect(aicc_knob_check(id, (u64)k->max + 1),
+			    "%s max+1 accepted", k->name);
+		if (k->min)
+			ktap_expect(aicc_knob_check(id, k->min - 1),
+				    "%s min-1 accepted", k->name);
+	}
+	ktap_expect(aicc_knob_check(AICC_NR_KNOBS, 1), "unknown knob");
+}
+
+KTAP_CASE(defaults_in_range_and_derived)
+{
+	u32 knob[AICC_NR_KNOBS];
+	struct aicc_params p;
+	unsigned int prof, id;
+
+	for (prof = 0; prof < AICC_NR_PROFILES; prof++) {
+		aicc_params_defaults(knob, prof);
+		for (id = 0; id < AICC_NR_KNOBS; id++)
+			ktap_expect(!aicc_knob_check(id, knob[id]),
+				    "%s.%s default %u out of range",
+				    aicc_profile_desc[prof].name,
+				    aicc_knob_desc[id].name, knob[id]);
+		aicc_params_set(&p, knob);
+		ktap_expect(p.target_q16 == knob[AICC_K_TARGET] * 65536ULL / 1000,
+			    "target_q16");
+		ktap_expect(p.fs_isq_min > p.fs_isq_max,
+			    "flow scaling range empty");
+		ktap_expect(p.pacing_min == (u64)knob[AICC_K_PACING_MIN] * 125,
+			    "pacing_min bytes/s");
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Control law                                                        */
+
+KTAP_CASE(fast_start_doubles_then_exits_on_delay)
+{
+	struct drv d;
+	double before;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_round(&d, 100000, 0, 0);
+	before = cwnd_pkts(&d);
+	drv_round(&d, 100000, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_START, "still in fast start");
+	ktap_expect(cwnd_pkts(&d) > 1.9 * before && cwnd_pkts(&d) < 2.1 * before,
+		    "cwnd %.1f -> %.1f is not a doubling", before,
+		    cwnd_pkts(&d));
+	/* base 100 us, target 25 us; 60 us of queue ends fast start */
+	drv_round(&d, 160000, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "fast start did not end");
+}
+
+KTAP_CASE(fast_start_exits_on_ce)
+{
+	struct drv d;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 1, 0);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "a CE mark did not end START");
+}
+
+KTAP_CASE(increase_below_target)
+{
+	struct drv d;
+	double w0;
+	int i;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_knob(&d, AICC_K_MI, 0);
+	drv_to_track(&d, 100000);
+	drv_round(&d, 100000, 0, 0);
+	w0 = cwnd_pkts(&d);
+	for (i = 0; i < 10; i++)
+		drv_round(&d, 100000, 0, 0);
+	/* ai = 1 packet per RTT */
+	ktap_expect(fabs(cwnd_pkts(&d) - w0 - 10) < 0.01,
+		    "10 rounds grew %.3f packets, want 10", cwnd_pkts(&d) - w0);
+}
+
+KTAP_CASE(delay_decrease_proportional_and_capped)
+{
+	struct drv d;
+	double w0, w1, want;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	/* qdelay 50 us against a target of 25 us (+ flow scaling) */
+	drv_round(&d, 150000, 0, 0);
+	w0 = cwnd_pkts(&d);
+	drv_round(&d, 100000, 0, 0);	/* decision on the 150 us round */
+	w1 = cwnd_pkts(&d);
+	want = w0 * (1.0 - 0.8 * (50000.0 - d.f.target) / 50000.0);
+	ktap_expect(fabs(w1 - want) < 0.01 * want,
+		    "cut %.2f -> %.2f, want %.2f (target %u ns)", w0, w1, want,
+		    d.f.target);
+
+	/* a huge delay is capped at max_mdf = 0.5 */
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 5000000, 0, 0);
+	w0 = cwnd_pkts(&d);
+	drv_round(&d, 100000, 0, 0);
+	ktap_expect(fabs(cwnd_pkts(&d) - w0 * 0.5) < 0.01 * w0,
+		    "cut %.2f -> %.2f, want half", w0, cwnd_pkts(&d));
+}
+
+KTAP_CASE(decrease_at_most_once_per_round)
+{
+	struct drv d;
+	unsigned int ev;
+	int cuts = 0, i;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_knob(&d, AICC_K_MIN_CWND, 1000);
+	drv_to_track(&d, 100000);
+	/* Force a large window, then ACK it under heavy delay. */
+	d.f.cwnd = 200ULL << 16;
+	for (i = 0; i < 5; i++) {
+		u32 n = aicc_cwnd_pkts(&d.f), j, prior = d.delivered;
+
+		for (j = 0; j < n; j++) {
+			struct aicc_sample s = { 0 };
+
+			d.now += 1000;
+			d.delivered++;
+			s.now_ns = d.now;
+			s.rtt_ns = 400000;
+			s.srtt_ns = 400000;
+			s.delivered = d.delivered;
+			s.delivered_ce = d.ce;
+			s.prior_delivered = prior;
+			s.acked = 1;
+			s.mss = 1448;
+			ev = aicc_on_ack(&d.f, &d.p, &s);
+			if (ev & (AICC_EV_DELAY_CUT | AICC_EV_ECN_CUT))
+				cuts++;
+		}
+	}
+	ktap_expect(cuts == 5, "%d cuts in 5 rounds", cuts);
+}
+
+KTAP_CASE(ecn_alpha_tracks_marked_fraction)
+{
+	struct drv d;
+	int i;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_knob(&d, AICC_K_ECN_BETA, 0);	/* watch alpha, not the cut */
+	drv_knob(&d, AICC_K_AI, 1);
+	drv_to_track(&d, 100000);
+	d.f.cwnd = 40ULL << 16;
+	for (i = 0; i < 200; i++)
+		drv_round_n(&d, 100000, 10, 0, 40);	/* 25 % marked */
+	ktap_expect(abs((int)d.f.alpha - 8192) < 400,
+		    "alpha %u, want about 8192 (0.25 in Q15)", d.f.alpha);
+	for (i = 0; i < 300; i++)
+		drv_round_n(&d, 100000, 0, 0, 40);
+	ktap_expect(d.f.alpha == 0, "alpha %u does not decay to 0",
+		    d.f.alpha);
+}
+
+KTAP_CASE(ecn_cut_like_dctcp)
+{
+	struct drv d;
+	double w0, want;
+	int i;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	d.f.cwnd = 100ULL << 16;
+	d.f.alpha = 32768;	/* everything marked recently */
+	drv_round_n(&d, 100000, 0, 0, 100);
+	w0 = cwnd_pkts(&d);
+	drv_round_n(&d, 100000, 100, 0, 100);
+	drv_round_n(&d, 100000, 0, 0, 100);	/* decision */
+	/* alpha decayed a little over the unmarked round: cut = alpha / 2 */
+	want = w0 * (1.0 - d.f.alpha / 32768.0 / 2);
+	ktap_expect(d.f.alpha > 28000, "alpha %u", d.f.alpha);
+	ktap_expect(fabs(cwnd_pkts(&d) - want) < 0.01 * want,
+		    "alpha=%u cut %.1f -> %.1f, want %.1f", d.f.alpha, w0,
+		    cwnd_pkts(&d), want);
+	/* the round right after a cut ignores its (older) marks */
+	w0 = cwnd_pkts(&d);
+	for (i = 0; i < 1; i++)
+		drv_round_n(&d, 100000, 0, 0, 50);
+	ktap_expect(cwnd_pkts(&d) >= w0, "cut again in the held round");
+}
+
+KTAP_CASE(loss_cut_once_per_round)
+{
+	struct drv d;
+	unsigned int ev, cuts = 0;
+	u64 w0 = 0;
+	u32 prior, i;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	d.f.cwnd = 100ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 100);
+	prior = d.delivered;
+	for (i = 0; i < 20; i++) {
+		struct aicc_sample s = { 0 };
+
+		d.now += 5000;
+		d.delivered++;
+		s.now_ns = d.now;
+		s.rtt_ns = 100000;
+		s.srtt_ns = 100000;
+		s.delivered = d.delivered;
+		s.delivered_ce = d.ce;
+		s.prior_delivered = prior;
+		s.acked = 1;
+		s.losses = i >= 5 && i < 8;	/* three losses in one round */
+		s.mss = 1448;
+		if (i == 5)
+			w0 = d.f.cwnd;
+		ev = aicc_on_ack(&d.f, &d.p, &s);
+		if (ev & AICC_EV_LOSS_CUT)
+			cuts++;
+	}
+	ktap_expect(cuts == 1, "%u loss cuts in one round", cuts);
+	ktap_expect(d.f.cwnd == w0 - (w0 * d.p.loss_beta_q16 >> 16),
+		    "loss cut %llu -> %llu, want 0.7x", w0, d.f.cwnd);
+}
+
+KTAP_CASE(rto_restarts_from_delivered)
+{
+	struct drv d;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	d.f.cwnd = 100ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 30);
+	drv_round_n(&d, 100000, 0, 0, 30);
+	aicc_on_rto(&d.f, &d.p, d.delivered);
+	ktap_expect(aicc_cwnd_pkts(&d.f) == 30,
+		    "after RTO cwnd %u, want 30 (last round's delivery)",
+		    aicc_cwnd_pkts(&d.f));
+	ktap_expect(d.f.mode == AICC_MODE_LOSS, "mode %u", d.f.mode);
+}
+
+KTAP_CASE(flow_scaling_grows_as_window_shrinks)
+{
+	struct drv d;
+	u32 t_small, t_mid, t_big;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	d.f.cwnd = 65536 / 10;		/* 0.1 packet */
+	drv_round_n(&d, 100000, 0, 0, 2);
+	t_small = d.f.target;
+	d.f.cwnd = 4ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 2);
+	t_mid = d.f.target;
+	d.f.cwnd = 1000ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 2);
+	t_big = d.f.target;
+	/* base target 25 us, range 50 us */
+	ktap_expect(t_big == 25000, "big window target %u, want 25000", t_big);
+	ktap_expect(t_small > 74000 && t_small <= 75000,
+		    "tiny window target %u, want 75000", t_small);
+	ktap_expect(t_mid > t_big && t_mid < t_small,
+		    "targets not monotone: %u %u %u", t_small, t_mid, t_big);
+}
+
+KTAP_CASE(sub_packet_window_paces)
+{
+	struct drv d;
+	u64 want;
+	int i;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	for (i = 0; i < 60; i++)
+		drv_round_n(&d, 1000000, 0, 0, 2);
+	ktap_expect(d.f.cwnd == d.p.min_cwnd_q16,
+		    "cwnd %llu did not reach min_cwnd %u", d.f.cwnd,
+		    d.p.min_cwnd_q16);
+	ktap_expect(aicc_cwnd_pkts(&d.f) == AICC_CWND_FLOOR_PKTS,
+		    "kernel cwnd %u", aicc_cwnd_pkts(&d.f));
+	/* rate = cwnd * mss / srtt with gain 1 (above pacing_min) */
+	drv_knob(&d, AICC_K_PACING_MIN, 0);
+	d.f.cwnd = 65536 / 4;
+	drv_round_n(&d, 1000000, 0, 0, 1);
+	want = (u64)(cwnd_pkts(&d) * 1448 / 0.001);
+	ktap_expect(d.f.cwnd < 65536, "window %.3f not below one packet",
+		    cwnd_pkts(&d));
+	ktap_expect(d.f.rate > want * 0.9 && d.f.rate < want * 1.1,
+		    "rate %llu, want about %llu", d.f.rate, want);
+}
+
+KTAP_CASE(bounds_400g_1s_and_1pps)
+{
+	struct aicc_params p;
+	struct aicc_flow f;
+	struct aicc_memval mv = { .rate = 50000000000ULL, /* 400 Gbit/s */
+				  .base_rtt = 1000000000U, .mss = 1448 };
+	u32 knob[AICC_NR_KNOBS];
+	double gbit;
+
+	aicc_params_defaults(knob, AICC_PROF_COLL);
+	knob[AICC_K_PACING_GAIN] = 1000;
+	knob[AICC_K_PACING_MIN] = 0;
+	aicc_params_set(&p, knob);
+	aicc_flow_init(&f, &p, 10, 1448, 0, &mv);
+	gbit = (double)f.rate * 8 / 1e9;
+	ktap_expect(f.cwnd >> 16 > 34000000 && f.cwnd >> 16 < 35000000,
+		    "cwnd %llu packets for 400G x 1s", f.cwnd >> 16);
+	ktap_expect(gbit > 399 && gbit < 401, "rate %.2f Gbit/s", gbit);
+	ktap_expect(aicc_cwnd_pkts(&f) == f.cwnd >> 16, "kernel cwnd");
+
+	/* 1 packet per second: 1448 B/s over a 1 s RTT */
+	mv.rate = 1448;
+	aicc_flow_init(&f, &p, 10, 1448, 0, &mv);
+	ktap_expect(f.cwnd == 65536, "cwnd %llu, want one packet", f.cwnd);
+	ktap_expect(f.rate >= 1448 * 0.99 && f.rate <= 1448 * 1.01,
+		    "rate %llu", f.rate);
+
+	/* the largest window and a 1 ns RTT saturate instead of wrapping */
+	f.cwnd = AICC_CWND_MAX;
+	{
+		struct aicc_sample s = { .now_ns = 1, .rtt_ns = 1,
+					 .srtt_ns = 1, .mss = 9000 };
+
+		aicc_on_ack(&f, &p, &s);
+		ktap_expect(f.rate > (1ULL << 60), "rate wrapped: %llu",
+			    f.rate);
+	}
+}
+
+KTAP_CASE(idle_resume_and_reset)
+{
+	struct drv d;
+	u64 w;
+	unsigned int ev;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	d.f.cwnd = 50ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 50);
+	w = d.f.cwnd;
+	ev = aicc_on_tx_start(&d.f, &d.p, 20000, d.delivered);
+	ktap_expect(!ev, "a gap shorter than the base RTT counted as idle");
+	ev = aicc_on_tx_start(&d.f, &d.p, 5000000ULL, d.delivered);
+	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.mode == AICC_MODE_RESUME,
+		    "5 ms idle: ev %#x mode %u", ev, d.f.mode);
+	ktap_expect(d.f.cwnd == w, "window not kept across idle");
+	ktap_expect(d.f.rate > 0, "no pacing rate after idle");
+	drv_round_n(&d, 100000, 0, 0, 50);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "RESUME lasts one round");
+	ev = aicc_on_tx_start(&d.f, &d.p, 60ULL * 1000000000ULL,
+			      d.delivered);
+	ktap_expect(ev == AICC_EV_IDLE_RESET && d.f.mode == AICC_MODE_START &&
+		    aicc_cwnd_pkts(&d.f) <= 10,
+		    "60 s idle (beyond rate_memory_ms): ev %#x mode %u", ev,
+		    d.f.mode);
+}
+
+KTAP_CASE(remembered_rate_skips_fast_start)
+{
+	struct aicc_memval mv = { .rate = 125000000, .base_rtt = 100000,
+				  .mss = 1448 };
+	struct drv d;
+
+	drv_init(&d, AICC_PROF_COLL);
+	aicc_flow_init(&d.f, &d.p, 10, 1448, d.now, &mv);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "mode %u", d.f.mode);
+	/* 1 Gbit/s * 100 us = 12500 B = 8.6 packets */
+	ktap_expect(fabs(cwnd_pkts(&d) - 12500.0 / 1448) < 0.01,
+		    "cwnd %.2f", cwnd_pkts(&d));
+	ktap_expect(aicc_flow_memval(&d.f, &mv) && mv.base_rtt == 100000,
+		    "memval round trip");
+}
+
+/* ---------------------------------------------------------------- */
+/* Rate memory                                                        */
+
+static struct aicc_mem_entry mem_tab[64];
+
+static struct aicc_mem mem_new(void)
+{
+	struct aicc_mem m = { .tab = mem_tab, .mask = 63 };
+
+	memset(mem_tab, 0, sizeof(mem_tab));
+	return m;
+}
+
+static struct aicc_peer peer4(u64 net, u32 ip)
+{
+	struct aicc_peer k = { .net = net };
+
+	k.addr[2] = 0xffff0000;
+	k.addr[3] = ip;
+	return k;
+}
+
+KTAP_CASE(mem_store_lookup_age)
+{
+	struct aicc_mem m = mem_new();
+	struct aicc_peer a = peer4(1, 0x0a000001), b = peer4(2, 0x0a000001);
+	struct aicc_memval v = { .rate = 1000, .base_rtt = 5, .mss = 1448 };
+	struct aicc_memval out;
+	u64 t0 = 1ULL << 30;
+	u32 life = 100;		/* ~100 ms */
+
+	ktap_expect(!aicc_mem_lookup(&m, &a, t0, life, &out), "empty hit");
+	ktap_expect(aicc_mem_store(&m, &a, t0, &v), "store");
+	ktap_expect(aicc_mem_lookup(&m, &a, t0 + 50000000, life, &out) &&
+		    out.rate == 1000 && out.base_rtt == 5, "fresh lookup");
+	ktap_expect(!aicc_mem_lookup(&m, &b, t0, life, &out),
+		    "another namespace shares the entry");
+	ktap_expect(!aicc_mem_lookup(&m, &a, t0 + 200000000ULL, life, &out),
+		    "expired entry returned");
+	ktap_expect(aicc_mem_count(&m, t0, life) == 1, "count");
+	v.rate = 2000;
+	aicc_mem_store(&m, &a, t0 + 1, &v);
+	ktap_expect(aicc_mem_count(&m, t0, life) == 1, "update duplicated");
+	ktap_expect(aicc_mem_lookup(&m, &a, t0, life, &out) &&
+		    out.rate == 2000, "update lost");
+}
+
+KTAP_CASE(mem_bounded_eviction)
+{
+	struct aicc_mem m = mem_new();
+	struct aicc_memval v = { .rate = 1, .base_rtt = 1, .mss = 1 };
+	struct aicc_memval out;
+	struct aicc_peer k;
+	u64 t = 1ULL << 30;
+	u32 i, found = 0;
+
+	for (i = 0; i < 1000; i++) {
+		k = peer4(1, i);
+		v.rate = i + 1;
+		aicc_mem_store(&m, &k, t + i * 1048576ULL, &v);
+	}
+	ktap_expect(aicc_mem_count(&m, t + 1000 * 1048576ULL, ~0U) <= 64,
+		    "more entries than the table holds");
+	/* the newest peers are the ones kept */
+	for (i = 990; i < 1000; i++) {
+		k = peer4(1, i);
+		if (aicc_mem_lookup(&m, &k, t + 1000 * 1048576ULL, ~0U, &out) &&
+		    out.rate == i + 1)
+			found++;
+	}
+	ktap_expect(found >= 9, "only %u of the 10 newest peers kept", found);
+}
+
+static struct aicc_mem mt_mem;
+static volatile int mt_stop;
+static int mt_torn;
+
+static void *mt_writer(void *arg)
+{
+	u64 n = (unsigned long)arg;
+	struct aicc_peer k = peer4(7, 42);
+
+	while (!mt_stop) {
+		struct aicc_memval v = { .rate = n, .base_rtt = (u32)n * 3,
+					 .mss = (u32)n * 7 };
+
+		aicc_mem_store(&mt_mem, &k, 1ULL << 30, &v);
+		n += 4;
+	}
+	return NULL;
+}
+
+static void *mt_reader(void *arg)
+{
+	struct aicc_peer k = peer4(7, 42);
+	struct aicc_memval out;
+	long i;
+
+	for (i = 0; i < 2000000; i++)
+		if (aicc_mem_lookup(&mt_mem, &k, 1ULL << 30, ~0U, &out) &&
+		    (out.base_rtt != (u32)out.rate * 3 ||
+		     out.mss != (u32)out.rate * 7))
+			__atomic_add_fetch(&mt_torn, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+KTAP_CASE(mem_concurrent_never_torn)
+{
+	pthread_t w[2], r[2];
+	int i;
+
+	mt_mem = mem_new();
+	for (i = 0; i < 2; i++)
+		pthread_create(&w[i], NULL, mt_writer,
+			       (void *)(unsigned long)(i + 1));
+	for (i = 0; i < 2; i++)
+		pthread_create(&r[i], NULL, mt_reader, NULL);
+	for (i = 0; i < 2; i++)
+		pthread_join(r[i], NULL);
+	mt_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(w[i], NULL);
+	ktap_expect(!mt_torn, "%d torn reads", mt_torn);
+}
+
+int main(void)
+{
+	return ktap_run();
+}
