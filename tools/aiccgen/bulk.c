@@ -34,6 +34,7 @@ struct flow {
 	bool started, stopped, done;
 	uint64_t t_start, t_stop;	/* absolute */
 	uint64_t base, at_stop, prev, written;
+	uint32_t prev_retr;		/* tcpi_total_retrans at last sample */
 	uint64_t win_a, win_b;
 };
 
@@ -51,6 +52,7 @@ struct bulk {
 	int nint, next_iv;
 	uint64_t last_sample;
 	double *iv_mbps;		/* nint x n, NAN: flow inactive */
+	int64_t *iv_retr;		/* nint x n, -1: flow inactive */
 	int errors;
 };
 
@@ -161,11 +163,15 @@ static void bulk_sample(struct bulk *b, int k, uint64_t now)
 		if (!f->started || f->t_start >= e ||
 		    (f->stopped && f->t_stop <= a)) {
 			*m = NAN;
+			b->iv_retr[k * b->n + i] = -1;
 			continue;
 		}
 		cur = flow_acked(b, i);
 		*m = dt > 0 ? (cur - f->prev) * 8.0 / dt / 1e6 : 0;
 		f->prev = cur;
+		b->iv_retr[k * b->n + i] = b->c[i].ti.ti.total_retrans -
+					   f->prev_retr;
+		f->prev_retr = b->c[i].ti.ti.total_retrans;
 	}
 	b->last_sample = now;
 }
@@ -200,6 +206,7 @@ static uint64_t bulk_tick(struct bulk *b, uint64_t now)
 			f->t_start = now;
 			f->base = flow_acked(b, i);
 			f->prev = f->base;
+			f->prev_retr = b->c[i].ti.ti.total_retrans;
 			f->written = 0;
 			cconn_set_events(&b->l, &b->c[i], EPOLLIN | EPOLLOUT);
 			flow_write(b, i);
@@ -380,6 +387,16 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 					sum += m;
 			}
 			jw_arr_end(&w);
+			jw_arr(&w, "retrans");
+			for (i = 0; i < b->n; i++) {
+				int64_t r = b->iv_retr[k * b->n + i];
+
+				if (r < 0)
+					jw_null(&w, NULL);
+				else
+					jw_int(&w, NULL, r);
+			}
+			jw_arr_end(&w);
 			jw_num(&w, "total_mbps", sum);
 			jw_obj_end(&w);
 		}
@@ -547,7 +564,8 @@ int cmd_bulk(int argc, char **argv)
 	b.c = calloc(b.n, sizeof(*b.c));
 	b.f = calloc(b.n, sizeof(*b.f));
 	b.iv_mbps = calloc((size_t)b.nint * b.n, sizeof(double));
-	if (!b.c || !b.f || !b.iv_mbps) {
+	b.iv_retr = calloc((size_t)b.nint * b.n, sizeof(int64_t));
+	if (!b.c || !b.f || !b.iv_mbps || !b.iv_retr) {
 		gen_err("out of memory");
 		return GEN_EXIT_RUN;
 	}

@@ -55,6 +55,15 @@ struct iter_res {
 	uint64_t start;		/* relative to t0 */
 	uint64_t ct;
 	uint64_t fmin, fmax;
+	uint64_t retrans;	/* sum of tcpi_total_retrans deltas */
+	int64_t rto;		/* sum of tcpi_total_rto deltas, -1: n/a */
+	int64_t netns_rto;	/* TcpExt TCPTimeouts delta, -1: n/a */
+};
+
+struct counters {
+	uint64_t retrans, rto;
+	bool rto_ok;
+	struct netns_counters ns;
 };
 
 struct burst {
@@ -78,6 +87,7 @@ struct burst {
 	int cur;			/* connection being processed */
 	struct iter_res *res;
 	int nres;
+	struct counters cnt;		/* at the end of the last iteration */
 	char error[256];
 };
 
@@ -262,8 +272,29 @@ static void conn_input(struct burst *b, int i)
 	}
 }
 
+/* Retransmission and RTO counters summed over the connections. */
+static void read_counters(struct burst *b, struct counters *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->rto_ok = true;
+	for (int i = 0; i < b->n; i++) {
+		struct cconn *c = &b->c[i];
+
+		if (c->fd < 0 || tcpinfo_get(c->fd, &c->ti) < 0)
+			continue;
+		k->retrans += c->ti.ti.total_retrans;
+		if (TI_HAS(&c->ti, total_rto))
+			k->rto += c->ti.ti.total_rto;
+		else
+			k->rto_ok = false;
+	}
+	netns_counters_read(&k->ns);
+}
+
 static void finish_iteration(struct burst *b, uint64_t now)
 {
+	struct counters k;
+
 	struct iter_res *r = &b->res[b->nres++];
 
 	r->start = b->t_iter - b->t0;
@@ -280,6 +311,14 @@ static void finish_iteration(struct burst *b, uint64_t now)
 	}
 	/* The last acknowledgement is the iteration's end. */
 	r->ct = r->fmax;
+
+	/* Counters are read after the clock stopped, during the gap. */
+	read_counters(b, &k);
+	r->retrans = k.retrans - b->cnt.retrans;
+	r->rto = k.rto_ok ? (int64_t)(k.rto - b->cnt.rto) : -1;
+	r->netns_rto = k.ns.valid && b->cnt.ns.valid ?
+		       (int64_t)(k.ns.timeouts - b->cnt.ns.timeouts) : -1;
+	b->cnt = k;
 }
 
 static int burst_run(struct burst *b, uint64_t deadline)
@@ -290,6 +329,7 @@ static int burst_run(struct burst *b, uint64_t deadline)
 	int total = b->iters + b->warmup;
 	bool running = false;
 
+	read_counters(b, &b->cnt);
 	b->t0 = now_ns();
 	next_start = b->t0;
 	while (!b->error[0]) {
@@ -365,14 +405,27 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 {
 	int cnt = b->nres > b->warmup ? b->nres - b->warmup : 0;
 	uint64_t *v = calloc(cnt ? cnt : 1, sizeof(uint64_t));
-	bool ideal = b->ideal_us > 0;
+	bool ideal = b->ideal_us > 0, rto_ok = true, nrto_ok = true;
+	uint64_t retrans = 0;
+	int64_t rto = 0, nrto = 0;
 	double mean = 0;
 	struct jw w;
 	int i;
 
 	for (i = 0; i < cnt && v; i++) {
-		v[i] = b->res[b->warmup + i].ct;
+		struct iter_res *r = &b->res[b->warmup + i];
+
+		v[i] = r->ct;
 		mean += v[i];
+		retrans += r->retrans;
+		if (r->rto < 0)
+			rto_ok = false;
+		else
+			rto += r->rto;
+		if (r->netns_rto < 0)
+			nrto_ok = false;
+		else
+			nrto += r->netns_rto;
 	}
 	if (cnt && v) {
 		mean /= cnt;
@@ -417,6 +470,15 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 			jw_num(&w, "flow_min_us", ns_to_us(r->fmin));
 			jw_num(&w, "flow_max_us", ns_to_us(r->fmax));
 			jw_num(&w, "ratio", ideal ? ns_to_us(r->ct) / b->ideal_us : NAN);
+			jw_uint(&w, "retrans", r->retrans);
+			if (r->rto < 0)
+				jw_null(&w, "rto");
+			else
+				jw_int(&w, "rto", r->rto);
+			if (r->netns_rto < 0)
+				jw_null(&w, "netns_rto");
+			else
+				jw_int(&w, "netns_rto", r->netns_rto);
 			jw_obj_end(&w);
 		}
 		jw_arr_end(&w);
@@ -436,6 +498,15 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 			jw_num(&w, "ratio_p99", ideal ? p99 / b->ideal_us : NAN);
 			jw_num(&w, "ratio_max", ideal ? mx / b->ideal_us : NAN);
 		}
+		jw_uint(&w, "retrans", retrans);
+		if (rto_ok)
+			jw_int(&w, "rto", rto);
+		else
+			jw_null(&w, "rto");
+		if (nrto_ok)
+			jw_int(&w, "netns_rto", nrto);
+		else
+			jw_null(&w, "netns_rto");
 		jw_obj_end(&w);
 		jw_arr(&w, "conns");
 		for (i = 0; i < b->n; i++) {
@@ -457,14 +528,20 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 	       b->o.hosts[0], b->o.port, (unsigned long long)b->size,
 	       b->nphases, b->iters, b->warmup, b->gap_ms,
 	       b->o.cc ? b->o.cc : "default");
-	printf("%5s %10s %12s %12s %12s%s\n", "iter", "start_s", "ct_us",
-	       "flow_min_us", "flow_max_us", ideal ? "   ratio" : "");
+	printf("%5s %10s %12s %12s %12s %7s %5s%s\n", "iter", "start_s", "ct_us",
+	       "flow_min_us", "flow_max_us", "retrans", "rto",
+	       ideal ? "   ratio" : "");
 	for (i = 0; i < b->nres; i++) {
 		struct iter_res *r = &b->res[i];
 
-		printf("%5d %10.3f %12.1f %12.1f %12.1f", i - b->warmup,
+		printf("%5d %10.3f %12.1f %12.1f %12.1f %7llu", i - b->warmup,
 		       ns_to_s(r->start), ns_to_us(r->ct), ns_to_us(r->fmin),
-		       ns_to_us(r->fmax));
+		       ns_to_us(r->fmax), (unsigned long long)r->retrans);
+		if (r->rto >= 0 || r->netns_rto >= 0)
+			printf(" %5lld", (long long)(r->rto >= 0 ? r->rto :
+						     r->netns_rto));
+		else
+			printf(" %5s", "-");
 		if (ideal)
 			printf(" %7.3fx", ns_to_us(r->ct) / b->ideal_us);
 		printf("%s\n", i < b->warmup ? "  (warmup)" : "");
@@ -476,6 +553,10 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 
 		printf("completion over %d iterations: min %.1f mean %.1f p50 %.1f p99 %.1f max %.1f us\n",
 		       cnt, ns_to_us(v[0]), mean / 1e3, p50, p99, mx);
+		printf("retransmissions %llu, RTOs %s%lld\n",
+		       (unsigned long long)retrans,
+		       rto_ok ? "" : nrto_ok ? "(netns) " : "n/a ",
+		       (long long)(rto_ok ? rto : nrto_ok ? nrto : 0));
 		if (ideal)
 			printf("ideal %.1f us at %g Mbit/s: p50 %.3fx p99 %.3fx max %.3fx\n",
 			       b->ideal_us, b->rate_mbit, p50 / b->ideal_us,

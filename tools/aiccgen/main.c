@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "aiccgen.h"
 
@@ -34,6 +35,17 @@ static void usage(FILE *f)
 		"  -j, --json     JSON output (also accepted after MODE)\n"
 		"  -V, --version  print the version\n"
 		"  -h, --help     this help\n");
+}
+
+/* Up to GEN_MAX_CONNS sockets plus a few: lift the soft descriptor limit. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 int main(int argc, char **argv)
@@ -74,5 +86,6 @@ int main(int argc, char **argv)
 			      GEN_NAME);
 	gen_mode = cmds[match].name;
 	gen_signals();
+	raise_fd_limit();
 	return cmds[match].fn(argc - i, argv + i);
 }

@@ -214,6 +214,9 @@ ssize_t txq_flush_limit(struct txq *q, int fd, size_t limit)
 			if (q->poff < it->len) {
 				uint64_t rem = it->len - q->poff;
 
+				/* Honour the limit so that slices interleave. */
+				if (limit && rem > limit - total)
+					rem = limit - total;
 				iov[mh.msg_iovlen].iov_base = gen_zero;
 				iov[mh.msg_iovlen].iov_len =
 					rem < GEN_IOBUF ? rem : GEN_IOBUF;

@@ -1,0 +1,402 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Loopback tests for aiccgen (KTAP output).  Starts a server on 127.0.0.1
+# with a kernel-chosen free port, runs every client mode against it, checks
+# the numbers and the JSON, checks error handling, then stops the server.
+#
+#   tools/aiccgen/test.sh [path/to/aiccgen]
+
+set -u
+
+GEN=${1:-build/aiccgen}
+HOST=127.0.0.1
+tmp=$(mktemp -d /tmp/aiccgen-test.XXXXXX)
+srv_pid=
+aux_pid=
+fails=0
+num=0
+
+cleanup()
+{
+	[ -n "$aux_pid" ] && kill "$aux_pid" 2>/dev/null && wait "$aux_pid" 2>/dev/null
+	[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null && wait "$srv_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if [ ! -x "$GEN" ]; then
+	echo "aiccgen test: $GEN not found or not executable (build it first)" >&2
+	exit 1
+fi
+
+# json FILE PYTHON-EXPR...: load FILE as "d" and assert every expression.
+json()
+{
+	local file=$1
+	shift
+	python3 - "$file" "$@" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for expr in sys.argv[2:]:
+    if not eval(expr):
+        print("assertion failed: " + expr)
+        sys.exit(1)
+EOF
+}
+
+# valid FILE: the file is exactly one JSON document.
+valid()
+{
+	python3 -m json.tool "$1" >/dev/null
+}
+
+# one_line FILE: FILE holds exactly one non-empty line.
+one_line()
+{
+	[ "$(grep -c . "$1")" -eq 1 ]
+}
+
+run_test()
+{
+	local name=$1
+	shift
+	num=$((num + 1))
+	local t0=$SECONDS
+	if "$@" >"$tmp/log" 2>&1; then
+		echo "ok $num $name"
+		[ -n "${AICCGEN_TEST_TIME:-}" ] && echo "# $((SECONDS - t0)) s"
+	else
+		echo "not ok $num $name"
+		sed 's/^/# /' "$tmp/log" | head -20
+		fails=$((fails + 1))
+	fi
+}
+
+free_port()
+{
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# ---- tests ----
+
+t_server_start()
+{
+	"$GEN" server -B "$HOST" -p 0 --port-file "$tmp/port" -j \
+		>"$tmp/server.json" 2>"$tmp/server.err" &
+	srv_pid=$!
+	for _ in $(seq 50); do
+		[ -s "$tmp/port" ] && break
+		sleep 0.1
+	done
+	[ -s "$tmp/port" ] || { cat "$tmp/server.err"; return 1; }
+	PORT=$(cat "$tmp/port")
+	[ "$PORT" -gt 0 ]
+}
+
+t_bulk()
+{
+	"$GEN" bulk -c "$HOST" -p "$PORT" -n 3 -t 1 --interval 250 -j \
+		>"$tmp/bulk.json" || return 1
+	valid "$tmp/bulk.json" &&
+	json "$tmp/bulk.json" \
+		'd["mode"] == "bulk" and d["nflows"] == 3 and d["errors"] == 0' \
+		'len(d["flows"]) == 3' \
+		'all(f["bytes"] > 0 and f["mbps"] > 0 and f["error"] is None for f in d["flows"])' \
+		'len(d["intervals"]) == 4' \
+		'all(len(i["mbps"]) == 3 for i in d["intervals"])' \
+		'all(m is not None and m > 0 for i in d["intervals"] for m in i["mbps"])' \
+		'd["total_mbps"] > 0' \
+		'0 < d["fairness"]["jain"] <= 1.0000001'
+}
+
+t_bulk_tcpinfo()
+{
+	json "$tmp/bulk.json" \
+		'all(isinstance(f["tcp_info"]["total_retrans"], int) for f in d["flows"])' \
+		'all(isinstance(f["tcp_info"]["retrans"], int) for f in d["flows"])' \
+		'all(f["tcp_info"]["rtt_us"] >= 0 and f["tcp_info"]["min_rtt_us"] >= 0 for f in d["flows"])' \
+		'all(f["tcp_info"]["ca_state"] in ("open", "disorder", "cwr", "recovery", "loss") for f in d["flows"])' \
+		'all(f["cc"] and f["cc"] == f["tcp_info"]["cc"] for f in d["flows"])' \
+		'all(f["tcp_info"]["bytes_acked"] >= f["bytes"] for f in d["flows"])' \
+		'"retrans_segs" in d["netns"] and "rto_timeouts" in d["netns"]'
+}
+
+t_bulk_stagger()
+{
+	"$GEN" bulk -c "$HOST" -p "$PORT" -n 3 -t 1.5 --stagger 200 --leave \
+		--interval 250 -j >"$tmp/stagger.json" || return 1
+	valid "$tmp/stagger.json" &&
+	json "$tmp/stagger.json" \
+		'[round(f["start_s"], 1) for f in d["flows"]] == [0.0, 0.2, 0.4]' \
+		'd["flows"][0]["stop_s"] > d["flows"][1]["stop_s"] > d["flows"][2]["stop_s"]' \
+		'abs(d["flows"][2]["stop_s"] - 1.1) < 0.1' \
+		'abs(d["fairness"]["window_start_s"] - 0.4) < 1e-6' \
+		'abs(d["fairness"]["window_end_s"] - 1.1) < 1e-6' \
+		'0 < d["fairness"]["jain"] <= 1.0000001' \
+		'd["intervals"][0]["mbps"][2] is None' \
+		'd["intervals"][-1]["mbps"][2] is None' \
+		'all(f["bytes"] > 0 for f in d["flows"])'
+}
+
+t_bulk_text()
+{
+	"$GEN" bulk -c "$HOST" -p "$PORT" -n 2 -t 0.5 >"$tmp/bulk.txt" || return 1
+	grep -q "Jain's index" "$tmp/bulk.txt" &&
+	grep -q '^flow 1:' "$tmp/bulk.txt"
+}
+
+t_incast()
+{
+	"$GEN" incast -c "$HOST" -p "$PORT" -n 4 --size 64K --iters 5 \
+		--gap 10 -j >"$tmp/incast.json" || return 1
+	valid "$tmp/incast.json" &&
+	json "$tmp/incast.json" \
+		'd["pattern"] == "incast" and d["nconns"] == 4 and d["error"] is None' \
+		'len(d["iterations"]) == 5' \
+		'all(i["ct_us"] > 0 for i in d["iterations"])' \
+		'all(0 < i["flow_min_us"] <= i["flow_max_us"] == i["ct_us"] for i in d["iterations"])' \
+		'd["summary"]["count"] == 5' \
+		'd["summary"]["min_us"] <= d["summary"]["p50_us"] <= d["summary"]["p99_us"] <= d["summary"]["max_us"]' \
+		'd["bytes_per_iter"] == 4 * 65536' \
+		'd["ideal_us"] is None' \
+		'len(d["conns"]) == 4 and all(c["error"] is None for c in d["conns"])'
+}
+
+t_incast_ideal()
+{
+	"$GEN" incast -c "$HOST" -p "$PORT" -n 2 --size 100000 --iters 2 \
+		--warmup 1 --gap 5 --rate-mbit 100 --base-rtt 1000 -j \
+		>"$tmp/ideal.json" || return 1
+	# 2 * 100000 bytes at 100 Mbit/s = 16000 us, + one base RTT.
+	json "$tmp/ideal.json" \
+		'abs(d["ideal_us"] - 17000) < 1e-6' \
+		'len(d["iterations"]) == 3 and d["iterations"][0]["warmup"]' \
+		'd["summary"]["count"] == 2' \
+		'all(abs(i["ratio"] - i["ct_us"] / 17000) < 1e-9 for i in d["iterations"])'
+}
+
+t_patterns()
+{
+	local p
+	for p in alltoall ring p2p; do
+		"$GEN" incast -c "$HOST" -p "$PORT" -n 4 --size 32K --iters 3 \
+			--gap 5 --pattern "$p" -j >"$tmp/$p.json" || return 1
+		valid "$tmp/$p.json" || return 1
+	done
+	json "$tmp/alltoall.json" 'd["steps"] == 1' \
+		'd["bytes_per_iter"] == 4 * 32768' \
+		'len(d["iterations"]) == 3 and all(i["ct_us"] > 0 for i in d["iterations"])' \
+		'all(c["tcp_info"]["bytes_received"] >= 3 * 32768 for c in d["conns"])' &&
+	json "$tmp/ring.json" 'd["steps"] == 6 and d["chunk"] == 8192' \
+		'd["bytes_per_iter"] == 6 * 4 * 8192' \
+		'len(d["iterations"]) == 3 and all(i["ct_us"] > 0 for i in d["iterations"])' \
+		'all(c["tcp_info"]["bytes_received"] >= 3 * 6 * 8192 for c in d["conns"])' &&
+	json "$tmp/p2p.json" 'd["steps"] == 4' \
+		'len(d["iterations"]) == 3' \
+		'all(i["flow_min_us"] < i["flow_max_us"] for i in d["iterations"])'
+}
+
+t_rpc()
+{
+	"$GEN" rpc -c "$HOST" -p "$PORT" --req 100 --resp 1000 --rate 500 \
+		-t 1 -j >"$tmp/rpc.json" || return 1
+	valid "$tmp/rpc.json" &&
+	json "$tmp/rpc.json" \
+		'd["mode"] == "rpc" and d["error"] is None' \
+		'd["completed"] > 100 and d["lost"] == 0 and d["completed"] == d["sent"]' \
+		'0 < d["latency"]["min_us"] <= d["latency"]["p50_us"] <= d["latency"]["p90_us"] <= d["latency"]["p99_us"] <= d["latency"]["p999_us"] <= d["latency"]["max_us"]' \
+		'd["conns"][0]["tcp_info"]["bytes_received"] >= d["completed"] * 1000'
+}
+
+t_rpc_fixed()
+{
+	"$GEN" rpc -c "$HOST" -p "$PORT" --rate 200 -t 0.5 --conns 2 \
+		--spacing fixed -j >"$tmp/rpcf.json" || return 1
+	# Fixed spacing of 5 ms over 0.5 s: requests at 5, 10, ... 495 ms.
+	json "$tmp/rpcf.json" 'd["sent"] == 99 and d["completed"] == 99' \
+		'len(d["conns"]) == 2' \
+		'd["latency"]["p50_us"] <= d["latency"]["p99_us"] <= d["latency"]["max_us"]'
+}
+
+t_cc_reno()
+{
+	"$GEN" bulk -c "$HOST" -p "$PORT" -n 2 -t 0.3 --cc reno \
+		--server-cc reno -j >"$tmp/reno.json" || return 1
+	json "$tmp/reno.json" \
+		'all(f["cc"] == "reno" and f["tcp_info"]["cc"] == "reno" for f in d["flows"])' \
+		'all(f["server_cc"] == "reno" for f in d["flows"])' \
+		'd["cc_requested"] == "reno"'
+}
+
+t_cc_missing()
+{
+	local rc=0
+	"$GEN" incast -c "$HOST" -p "$PORT" --cc nonexistent --iters 1 \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	cat "$tmp/err"
+	[ "$rc" -ne 0 ] && one_line "$tmp/err" &&
+	grep -q "nonexistent.*not available" "$tmp/err" && [ ! -s "$tmp/out" ]
+}
+
+t_server_cc_missing()
+{
+	local rc=0
+	"$GEN" rpc -c "$HOST" -p "$PORT" --server-cc nonexistent -t 0.2 \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	cat "$tmp/err"
+	[ "$rc" -ne 0 ] && grep -q "server refused.*server-cc" "$tmp/err"
+}
+
+# bad_args EXPECTED-WORD ARGS...: exit code 2 and one line naming the problem.
+bad_args()
+{
+	local want=$1 rc=0
+	shift
+	"$GEN" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -ne 2 ] || ! one_line "$tmp/err" ||
+	   ! grep -q -- "$want" "$tmp/err"; then
+		echo "aiccgen $*: exit $rc, stderr:"
+		cat "$tmp/err"
+		return 1
+	fi
+}
+
+t_bad_args()
+{
+	bad_args "-c HOST is required" bulk -n 2 &&
+	bad_args "-n: expected an integer" bulk -c "$HOST" -n 0 &&
+	bad_args "-n: expected an integer" incast -c "$HOST" -n 2x &&
+	bad_args "--size: expected a size" incast -c "$HOST" --size 12X &&
+	bad_args "--rate: expected a number" rpc -c "$HOST" --rate abc &&
+	bad_args "-p: expected an integer" rpc -c "$HOST" -p 70000 &&
+	bad_args "unknown option '--bogus'" bulk -c "$HOST" --bogus &&
+	bad_args "needs an argument" rpc -c "$HOST" --req &&
+	bad_args "unknown mode 'frobnicate'" frobnicate &&
+	bad_args "no mode given" &&
+	bad_args "--pattern: expected" incast -c "$HOST" --pattern star &&
+	bad_args "ring needs at least 2" incast -c "$HOST" -n 1 --pattern ring &&
+	bad_args "too short" bulk -c "$HOST" -n 4 -t 1 --stagger 200 --leave &&
+	bad_args "empty host" bulk -c "$HOST,,$HOST" &&
+	bad_args "invalid congestion control name" bulk -c "$HOST" --cc 'a b' &&
+	bad_args "unexpected argument" server -p 0 extra
+}
+
+t_help()
+{
+	local m
+	"$GEN" -h | grep -q '^usage:' || return 1
+	for m in server bulk incast rpc; do
+		"$GEN" "$m" -h >"$tmp/help" || return 1
+		grep -q "^usage: aiccgen $m" "$tmp/help" || return 1
+	done
+}
+
+t_refused()
+{
+	local port rc=0
+	port=$(free_port)
+	timeout 20 "$GEN" bulk -c "$HOST" -p "$port" -n 2 -t 0.5 \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] && grep -q "flow 0: connect to .*refused" "$tmp/err" &&
+	grep -q "flow 1: connect to .*refused" "$tmp/err"
+}
+
+t_no_hang()
+{
+	local port rc=0 t0 t1
+	port=$(free_port)
+	# A listener that completes the TCP handshake but never answers.
+	python3 -c "import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', $port)); s.listen(16)
+open('$tmp/silent', 'w').close(); time.sleep(30)" &
+	aux_pid=$!
+	for _ in $(seq 100); do
+		[ -e "$tmp/silent" ] && break
+		sleep 0.1
+	done
+	t0=$(date +%s)
+	timeout 20 "$GEN" incast -c "$HOST" -p "$port" -n 3 --iters 1 \
+		--connect-timeout 1 >"$tmp/out" 2>"$tmp/err" || rc=$?
+	t1=$(date +%s)
+	kill "$aux_pid" 2>/dev/null
+	wait "$aux_pid" 2>/dev/null
+	aux_pid=
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] && [ $((t1 - t0)) -le 4 ] &&
+	grep -q "timed out" "$tmp/err"
+}
+
+t_server_summary()
+{
+	kill -TERM "$srv_pid"
+	wait "$srv_pid"
+	local rc=$?
+	srv_pid=
+	[ "$rc" -eq 0 ] && valid "$tmp/server.json" &&
+	json "$tmp/server.json" 'd["mode"] == "server"' \
+		'd["connections"] >= 20' 'd["sink_connections"] >= 8' \
+		'd["msg_connections"] >= 12' 'd["requests"] > 100' \
+		'd["refused"] >= 1' 'd["errors"] == 0'
+}
+
+t_server_duration()
+{
+	local rc=0
+	timeout 10 "$GEN" server -B "$HOST" -p 0 --duration 0.3 \
+		>"$tmp/out" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] && grep -q "0 connections" "$tmp/out"
+}
+
+t_server_bad_cc()
+{
+	local rc=0
+	timeout 10 "$GEN" server -B "$HOST" -p 0 --cc nonexistent \
+		--duration 1 >"$tmp/out" 2>"$tmp/err" || rc=$?
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] && one_line "$tmp/err" &&
+	grep -q "nonexistent.*not available" "$tmp/err"
+}
+
+TESTS=(
+	"server_start t_server_start"
+	"bulk_3_flows_json t_bulk"
+	"bulk_tcp_info t_bulk_tcpinfo"
+	"bulk_stagger_join_leave t_bulk_stagger"
+	"bulk_text_output t_bulk_text"
+	"incast_4_senders t_incast"
+	"incast_ideal_ratio t_incast_ideal"
+	"patterns_alltoall_ring_p2p t_patterns"
+	"rpc_percentiles t_rpc"
+	"rpc_fixed_spacing t_rpc_fixed"
+	"cc_reno_both_sides t_cc_reno"
+	"cc_nonexistent_fails t_cc_missing"
+	"server_cc_nonexistent_fails t_server_cc_missing"
+	"bad_arguments t_bad_args"
+	"help_for_each_mode t_help"
+	"connection_refused_per_flow t_refused"
+	"silent_server_no_hang t_no_hang"
+	"server_summary_json t_server_summary"
+	"server_duration t_server_duration"
+	"server_cc_nonexistent t_server_bad_cc"
+)
+
+echo "TAP version 13"
+echo "1..${#TESTS[@]}"
+PORT=0
+for t in "${TESTS[@]}"; do
+	# shellcheck disable=SC2086
+	run_test $t
+	if [ "$num" -eq 1 ] && [ "$fails" -ne 0 ]; then
+		echo "# server did not start, skipping the rest" >&2
+		for ((i = 2; i <= ${#TESTS[@]}; i++)); do
+			set -- ${TESTS[$((i - 1))]}
+			echo "not ok $i $1 # server did not start"
+		done
+		exit 1
+	fi
+done
+echo "# $((num - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]
