@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# aicc-sim: the packet-level simulator (tools/sim), included by the
+# top-level Makefile.  Builds $(BUILD)/aicc-sim and the unit-test binary
+# $(BUILD)/aicc-sim-test (KTAP output), both linking the shared core.
+
+SIM_SRCS := tools/sim/sim.c tools/sim/net.c tools/sim/cc.c
+SIM_HDRS := tools/sim/sim.h tools/sim/sim_int.h $(CORE_HDRS)
+SIM_CFLAGS := $(USER_CFLAGS) -Itools/sim
+
+TOOLS_TARGETS += $(BUILD)/aicc-sim
+CHECK_UNIT += check-sim
+
+.PHONY: check-sim
+
+$(BUILD)/aicc-sim: tools/sim/main.c $(SIM_SRCS) $(CORE_SRCS) $(SIM_HDRS) \
+		tools/sim/build.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(SIM_CFLAGS) -o $@ tools/sim/main.c $(SIM_SRCS) $(CORE_SRCS) -lm
+
+$(BUILD)/aicc-sim-test: tools/sim/test_sim.c $(SIM_SRCS) $(CORE_SRCS) \
+		$(SIM_HDRS) tools/sim/build.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(SIM_CFLAGS) -o $@ tools/sim/test_sim.c $(SIM_SRCS) \
+		$(CORE_SRCS) -lm
+
+check-sim: $(BUILD)/aicc-sim-test $(BUILD)/aicc-sim
+	$(BUILD)/aicc-sim-test
+	AICC_SIM=$(BUILD)/aicc-sim bash tools/sim/test-cli.sh

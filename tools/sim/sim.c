@@ -1,0 +1,1571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc-sim engine: topology, TCP-like endpoints, workloads, metrics.
+ *
+ * Hosts send through a NIC that serves pure ACKs first, then the flows that
+ * may send (window open, pacing time reached) in round robin.  A switch
+ * output port is a FIFO whose departure times are known on arrival, so a
+ * packet costs one event per hop.  Senders keep a per-packet scoreboard as
+ * Linux does (send time, 'delivered' at send, app-limited) and detect loss
+ * when SIM_DUPTHRESH packets sent later have been delivered; receivers ACK
+ * every 'delack' packets (or on timeout, or at once when out of order) and
+ * echo the CE count of the packets they acknowledge.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+enum {
+	EV_ARRIVE,	/* arg: packet */
+	EV_NIC,		/* arg: host; the NIC finished a packet */
+	EV_PACE,	/* arg: flow */
+	EV_RTO,		/* arg: flow */
+	EV_DELACK,	/* arg: flow */
+	EV_ITER,	/* a collective iteration starts */
+	EV_START,	/* arg: flow; a long flow starts */
+	EV_STOP,	/* arg: flow; a long flow stops writing */
+	EV_RPC,		/* arg: flow; an RPC is issued */
+	EV_BIN,		/* fairness sampling */
+	EV_WIN0,	/* measurement window opens */
+	EV_WIN1,	/* measurement window closes */
+	EV_TRACE,	/* debugging output */
+};
+
+#define BULK_END	0x7fffffffU
+#define RPC_MIN		1024.0
+#define RPC_MAX		1048576.0
+
+static const char *const sc_names[SIM_NR_SC] = {
+	[SIM_SC_LONG] = "long",
+	[SIM_SC_STAGGER] = "stagger",
+	[SIM_SC_INCAST] = "incast",
+	[SIM_SC_ALLTOALL] = "alltoall",
+	[SIM_SC_ALLREDUCE] = "allreduce",
+	[SIM_SC_RPC] = "rpc",
+};
+
+static const char *const cc_names[SIM_NR_CC] = {
+	[SIM_CC_AICC] = "aicc",
+	[SIM_CC_DCTCP] = "dctcp",
+	[SIM_CC_SWIFT] = "swift",
+	[SIM_CC_RENO] = "reno",
+};
+
+
+const char *sim_scenario_name(int sc)
+{
+	return sc >= 0 && sc < SIM_NR_SC ? sc_names[sc] : "?";
+}
+
+const char *sim_cc_name(int cc)
+{
+	return cc >= 0 && cc < SIM_NR_CC ? cc_names[cc] : "?";
+}
+
+int sim_parse_scenario(const char *s)
+{
+	int i;
+
+	for (i = 0; i < SIM_NR_SC; i++)
+		if (!strcmp(s, sc_names[i]))
+			return i;
+	return -1;
+}
+
+int sim_parse_cc(const char *s)
+{
+	int i;
+
+	for (i = 0; i < SIM_NR_CC; i++)
+		if (!strcmp(s, cc_names[i]))
+			return i;
+	return -1;
+}
+
+int sim_parse_profile(const char *s)
+{
+	int i;
+
+	for (i = 0; i < AICC_NR_PROFILES; i++)
+		if (!strcmp(s, aicc_profile_desc[i].name))
+			return i;
+	return -1;
+}
+
+void sim_config_defaults(struct sim_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->scenario = SIM_SC_INCAST;
+	c->cc = SIM_CC_AICC;
+	c->profile = -1;
+	c->topo = SIM_TOPO_AUTO;
+	c->flows = 16;
+	c->rate_gbit = 100;
+	c->rtt_us = 10;
+	c->buffer_kb = 1024;
+	c->ecn_kb = 100;
+	c->time_ms = 10;
+	c->warmup_ms = -1;
+	c->seed = 1;
+	c->mtu = 1500;
+	c->delack = 1;
+	c->delack_us = 40;
+	c->min_rto_us = 200;
+	c->init_cwnd = 10;
+	c->max_cwnd = 4096;
+	c->msg_kb = 64;
+	c->gap_us = 100;
+	c->leaf_hosts = 8;
+	c->spines = 0;
+	c->rpc_load = 20;
+	c->bulk_flows = 2;
+	c->ss_after_idle = true;
+}
+
+/* ---- small helpers ---- */
+
+static inline void sim_push(struct sim *s, u64 t, u32 kind, u32 arg)
+{
+	if (heap_push(&s->heap, t, kind, arg))
+		s->oom = true;
+}
+
+static int qring_push(struct qring *q, u64 v)
+{
+	if (q->tail - q->head > q->mask || !q->a) {
+		u32 n = q->tail - q->head;
+		u32 cap = q->a ? (q->mask + 1) * 2 : 16, i;
+		u64 *a = malloc(sizeof(*a) * cap);
+
+		if (!a)
+			return -1;
+		for (i = 0; i < n; i++)
+			a[i] = q->a[(q->head + i) & q->mask];
+		free(q->a);
+		q->a = a;
+		q->head = 0;
+		q->tail = n;
+		q->mask = cap - 1;
+	}
+	q->a[q->tail++ & q->mask] = v;
+	return 0;
+}
+
+static inline bool qring_empty(const struct qring *q)
+{
+	return q->head == q->tail;
+}
+
+static inline u64 qring_front(const struct qring *q)
+{
+	return q->a[q->head & q->mask];
+}
+
+static inline u64 qring_pop(struct qring *q)
+{
+	return q->a[q->head++ & q->mask];
+}
+
+static u32 pkt_alloc(struct sim *s)
+{
+	u32 i;
+
+	if (s->pk_free != SIM_NONE) {
+		i = s->pk_free;
+		s->pk_free = s->pk[i].next;
+		return i;
+	}
+	if (s->pk_used == s->pk_cap) {
+		u32 cap = s->pk_cap * 2;
+		struct pkt *a = realloc(s->pk, sizeof(*a) * cap);
+
+		if (!a) {
+			s->oom = true;
+			return SIM_NONE;
+		}
+		s->pk = a;
+		s->pk_cap = cap;
+	}
+	return s->pk_used++;
+}
+
+static inline void pkt_free(struct sim *s, u32 i)
+{
+	s->pk[i].next = s->pk_free;
+	s->pk_free = i;
+}
+
+static inline struct seg *seg_of(struct flow *f, u32 seq)
+{
+	return &f->sb[seq & f->sb_mask];
+}
+
+u64 sim_rto_ps(const struct sim *s, const struct flow *f)
+{
+	u64 var = 4 * f->rttvar_ps, min = s->c->min_rto_us * PS_PER_US;
+	u64 rto = f->srtt_ps + (var > min ? var : min);
+
+	rto <<= f->backoff;
+	return rto > 200000 * PS_PER_US ? 200000 * PS_PER_US : rto;
+}
+
+static void rto_arm(struct sim *s, struct flow *f)
+{
+	f->rto_deadline = s->now + sim_rto_ps(s, f);
+	f->rto_armed = true;
+	if (!f->rto_ev || f->rto_ev > f->rto_deadline) {
+		f->rto_ev = f->rto_deadline;
+		sim_push(s, f->rto_ev, EV_RTO, f->id);
+	}
+}
+
+/* ---- NIC and sending ---- */
+
+static void nic_kick(struct sim *s, u32 hid);
+
+static void rq_clean(struct flow *f)
+{
+	while (!qring_empty(&f->rq)) {
+		u32 seq = (u32)qring_front(&f->rq);
+
+		if (seq >= f->snd_una && seq < f->snd_nxt &&
+		    seg_of(f, seq)->state == SEG_LOST)
+			break;
+		qring_pop(&f->rq);
+	}
+}
+
+static bool has_data(struct sim *s, struct flow *f)
+{
+	rq_clean(f);
+	if (!qring_empty(&f->rq))
+		return true;
+	return f->snd_nxt < f->app_end &&
+	       f->snd_nxt - f->snd_una < s->c->max_cwnd;
+}
+
+static inline bool can_send(struct sim *s, struct flow *f)
+{
+	return f->inflight < f->cwnd && has_data(s, f);
+}
+
+static void flow_poke(struct sim *s, struct flow *f)
+{
+	struct host *h;
+
+	if (f->in_rr || f->pace_ev)
+		return;
+	if (f->inflight >= f->cwnd)
+		return;
+	if (!has_data(s, f)) {
+		/* a bubble: rate samples until it drains are app-limited */
+		f->app_limited = (f->delivered + f->inflight) ?: 1;
+		return;
+	}
+	if (f->next_tx_ps > s->now) {
+		f->pace_ev = f->next_tx_ps;
+		sim_push(s, f->pace_ev, EV_PACE, f->id);
+		return;
+	}
+	h = &s->hosts[f->src];
+	if (qring_push(&h->rr, f->id)) {
+		s->oom = true;
+		return;
+	}
+	f->in_rr = true;
+	if (!h->nic_busy)
+		nic_kick(s, f->src);
+}
+
+static int sb_grow(struct flow *f)
+{
+	u32 cap = (f->sb_mask + 1) * 2, seq;
+	struct seg *sb = calloc(cap, sizeof(*sb));
+
+	if (!sb)
+		return -1;
+	for (seq = f->snd_una; seq < f->snd_nxt; seq++)
+		sb[seq & (cap - 1)] = *seg_of(f, seq);
+	free(f->sb);
+	f->sb = sb;
+	f->sb_mask = cap - 1;
+	return 0;
+}
+
+static u16 msg_len_of(struct flow *f, u32 seq)
+{
+	struct msg *m;
+
+	if (f->tx_msg < f->rx_msg)
+		f->tx_msg = f->rx_msg;
+	for (;;) {
+		m = &f->msgs[f->tx_msg & (f->msg_cap - 1)];
+		if (seq < m->end_seq || f->tx_msg + 1 >= f->msg_n)
+			break;
+		f->tx_msg++;
+	}
+	return seq == m->end_seq - 1 ? m->last_len : f->mss;
+}
+
+/* Put the flow's next packet on the NIC; returns the packet or SIM_NONE. */
+static u32 flow_send(struct sim *s, struct flow *f)
+{
+	bool retx = false;
+	struct seg *g;
+	u32 seq, i;
+	struct pkt *p;
+
+	if (f->ever_sent && f->snd_una == f->snd_nxt && s->ops->on_tx_start)
+		s->ops->on_tx_start(s, f, (s->now - f->last_tx_ps) / PS_PER_NS);
+	rq_clean(f);
+	if (!qring_empty(&f->rq)) {
+		seq = (u32)qring_pop(&f->rq);
+		retx = true;
+		g = seg_of(f, seq);
+	} else {
+		if (f->snd_nxt - f->snd_una > f->sb_mask && sb_grow(f)) {
+			s->oom = true;
+			return SIM_NONE;
+		}
+		seq = f->snd_nxt++;
+		g = seg_of(f, seq);
+		g->len = msg_len_of(f, seq);
+	}
+	i = pkt_alloc(s);
+	if (i == SIM_NONE)
+		return SIM_NONE;
+	g->tx_ps = s->now;
+	g->del_at_send = f->delivered;
+	g->tx_order = ++f->tx_order;
+	g->state = SEG_OUT;
+	g->flags = (retx ? SEGF_RETX : 0) | (f->app_limited ? SEGF_APPLTD : 0);
+	f->inflight++;
+	if (qring_push(&f->txq, (u64)g->tx_order << 32 | seq))
+		s->oom = true;
+	if (!f->rto_armed)
+		rto_arm(s, f);
+	p = &s->pk[i];
+	p->flow = f->id;
+	p->seq = seq;
+	p->len = g->len;
+	p->wire = g->len + SIM_HDR_IP + SIM_HDR_ETH;
+	p->hop = 1;
+	p->flags = P_ECT | (retx ? P_RETX : 0);
+	p->nsack = 0;
+	p->ce = 0;
+	if (f->pacing) {
+		u64 t = f->next_tx_ps > s->now ? f->next_tx_ps : s->now;
+
+		f->next_tx_ps = t + (u64)(g->len + SIM_HDR_IP) *
+			1000000000000ULL / f->pacing;
+	}
+	f->last_tx_ps = s->now;
+	f->ever_sent = true;
+	s->r->pkts_sent++;
+	if (retx)
+		s->r->retrans++;
+	return i;
+}
+
+static void nic_put(struct sim *s, u32 hid, u32 pi)
+{
+	struct host *h = &s->hosts[hid];
+	u64 ser = ser_ps(s->pk[pi].wire, h->nic_rate);
+
+	h->nic_busy = true;
+	sim_push(s, s->now + ser, EV_NIC, hid);
+	sim_push(s, s->now + ser + h->nic_prop, EV_ARRIVE, pi);
+}
+
+static void nic_kick(struct sim *s, u32 hid)
+{
+	struct host *h = &s->hosts[hid];
+
+	if (h->nic_busy)
+		return;
+	if (h->ack_head != SIM_NONE) {
+		u32 pi = h->ack_head;
+
+		h->ack_head = s->pk[pi].next;
+		if (h->ack_head == SIM_NONE)
+			h->ack_tail = SIM_NONE;
+		nic_put(s, hid, pi);
+		return;
+	}
+	while (!qring_empty(&h->rr)) {
+		struct flow *f = &s->flows[qring_pop(&h->rr)];
+
+		f->in_rr = false;
+		if (can_send(s, f) && f->next_tx_ps <= s->now) {
+			u32 pi = flow_send(s, f);
+
+			if (pi == SIM_NONE)
+				return;
+			nic_put(s, hid, pi);
+			flow_poke(s, f);
+			return;
+		}
+		flow_poke(s, f);
+	}
+}
+
+/* ---- receiver ---- */
+
+static int rcv_grow(struct flow *f, u32 need)
+{
+	u32 cap = f->rcv_mask + 1, i;
+	u8 *a;
+
+	while (cap <= need)
+		cap *= 2;
+	a = calloc(cap, 1);
+	if (!a)
+		return -1;
+	for (i = 0; i <= f->rcv_mask; i++) {
+		u32 seq = f->rcv_nxt + i;
+
+		a[seq & (cap - 1)] = f->rcv_have[seq & f->rcv_mask];
+	}
+	free(f->rcv_have);
+	f->rcv_have = a;
+	f->rcv_mask = cap - 1;
+	return 0;
+}
+
+static void send_ack(struct sim *s, struct flow *f)
+{
+	u32 pi = pkt_alloc(s);
+	struct host *h = &s->hosts[f->dst];
+	struct pkt *p;
+
+	if (pi == SIM_NONE)
+		return;
+	p = &s->pk[pi];
+	p->flow = f->id;
+	p->seq = f->rcv_nxt;
+	p->wire = SIM_ACK_WIRE;
+	p->len = 0;
+	p->hop = 1;
+	p->flags = P_ACK;
+	p->nsack = f->nsack;
+	memcpy(p->sack, f->sack, sizeof(p->sack));
+	p->ce = f->ack_ce;
+	p->next = SIM_NONE;
+	f->ack_pending = 0;
+	f->ack_ce = 0;
+	f->nsack = 0;
+	f->delack_ev = 0;
+	if (h->ack_tail == SIM_NONE)
+		h->ack_head = pi;
+	else
+		s->pk[h->ack_tail].next = pi;
+	h->ack_tail = pi;
+	nic_kick(s, f->dst);
+}
+
+static void wl_msg_done(struct sim *s, struct flow *f, const struct msg *m);
+
+static void msg_check_done(struct sim *s, struct flow *f)
+{
+	while (f->rx_msg < f->msg_n) {
+		struct msg m = f->msgs[f->rx_msg & (f->msg_cap - 1)];
+		double fct, ideal;
+		u64 npk, wire;
+		int k;
+
+		if (m.end_seq > f->rcv_nxt)
+			break;
+		f->rx_msg++;
+		fct = (double)(s->now - m.start_ps);
+		npk = m.end_seq - m.start_seq;
+		wire = m.bytes + npk * (SIM_HDR_IP + SIM_HDR_ETH);
+		ideal = (double)(ser_ps(wire, s->hosts[f->src].nic_rate) +
+				 f->ideal_hop_ps);
+		k = m.bytes < 10000 ? 0 : m.bytes < 100000 ? 1 :
+			m.bytes < 1000000 ? 2 : 3;
+		if (sim_dist_add(&s->fct[k], fct / PS_PER_US) ||
+		    sim_dist_add(&s->sd[k], fct / ideal))
+			s->oom = true;
+		s->r->msgs_done++;
+		wl_msg_done(s, f, &m);
+	}
+}
+
+static void on_data(struct sim *s, struct flow *f, struct pkt *p)
+{
+	u32 seq = p->seq, old = f->rcv_nxt;
+	bool now_ack = false;
+
+	if (seq < f->rcv_nxt || (seq - f->rcv_nxt <= f->rcv_mask &&
+				 f->rcv_have[seq & f->rcv_mask])) {
+		now_ack = true;		/* duplicate */
+	} else {
+		if (seq - f->rcv_nxt > f->rcv_mask &&
+		    rcv_grow(f, seq - f->rcv_nxt)) {
+			s->oom = true;
+			return;
+		}
+		if (seq != f->rcv_nxt)
+			now_ack = true;	/* out of order */
+		f->rcv_have[seq & f->rcv_mask] = 1;
+		if (p->flags & P_CE)
+			f->ack_ce++;
+		f->rx_bytes += p->len;
+		if (f->nsack < SIM_MAX_SACK)
+			f->sack[f->nsack++] = seq;
+		if (seq == f->rcv_nxt) {
+			while (f->rcv_have[f->rcv_nxt & f->rcv_mask]) {
+				f->rcv_have[f->rcv_nxt & f->rcv_mask] = 0;
+				f->rcv_nxt++;
+			}
+			if (f->rcv_nxt - old > 1)
+				now_ack = true;	/* filled a hole */
+			msg_check_done(s, f);
+		}
+	}
+	f->ack_pending++;
+	if (now_ack || f->ack_pending >= s->c->delack ||
+	    f->nsack == SIM_MAX_SACK) {
+		send_ack(s, f);
+	} else if (!f->delack_ev) {
+		f->delack_ev = s->now + s->c->delack_us * PS_PER_US;
+		sim_push(s, f->delack_ev, EV_DELACK, f->id);
+	}
+}
+
+/* ---- sender: ACK processing ---- */
+
+struct ack_scan {
+	u32 acked;
+	u64 best_tx;		/* newest newly delivered packet */
+	struct seg *best;
+	u64 rtt_tx;		/* newest newly delivered, never retransmitted */
+};
+
+static void deliver(struct flow *f, struct seg *g, struct ack_scan *a)
+{
+	if (g->state == SEG_OUT)
+		f->inflight--;
+	g->state = SEG_DELIVERED;
+	f->delivered++;
+	a->acked++;
+	if (g->tx_order > f->max_del_order)
+		f->max_del_order = g->tx_order;
+	if (!a->best || g->tx_ps >= a->best_tx) {
+		a->best = g;
+		a->best_tx = g->tx_ps;
+	}
+	if (!(g->flags & SEGF_RETX) && g->tx_ps + 1 > a->rtt_tx)
+		a->rtt_tx = g->tx_ps + 1;
+}
+
+static void rtt_update(struct flow *f, u64 rtt)
+{
+	if (!f->srtt_ps) {
+		f->srtt_ps = rtt;
+		f->rttvar_ps = rtt / 2;
+		return;
+	}
+	{
+		u64 d = rtt > f->srtt_ps ? rtt - f->srtt_ps : f->srtt_ps - rtt;
+
+		f->rttvar_ps = (3 * f->rttvar_ps + d) / 4;
+		f->srtt_ps = (7 * f->srtt_ps + rtt) / 8;
+	}
+}
+
+static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
+{
+	struct ack_scan a = { 0 };
+	struct aicc_sample smp;
+	u32 losses = 0, i, una0 = f->snd_una;
+
+	if (p->seq > f->snd_nxt)
+		return;		/* cannot happen; be safe */
+	for (; f->snd_una < p->seq; f->snd_una++) {
+		struct seg *g = seg_of(f, f->snd_una);
+
+		if (g->state != SEG_DELIVERED)
+			deliver(f, g, &a);
+	}
+	for (i = 0; i < p->nsack; i++) {
+		u32 seq = p->sack[i];
+		struct seg *g;
+
+		if (seq < f->snd_una || seq >= f->snd_nxt)
+			continue;
+		g = seg_of(f, seq);
+		if (g->state != SEG_DELIVERED)
+			deliver(f, g, &a);
+	}
+	f->delivered_ce += p->ce;
+	if (f->app_limited && f->delivered > f->app_limited)
+		f->app_limited = 0;
+
+	/* loss: SIM_DUPTHRESH packets sent later were delivered */
+	while (!qring_empty(&f->txq)) {
+		u64 e = qring_front(&f->txq);
+		u32 seq = (u32)e, ord = (u32)(e >> 32);
+		struct seg *g;
+
+		if (seq < f->snd_una) {
+			qring_pop(&f->txq);
+			continue;
+		}
+		g = seg_of(f, seq);
+		if (g->state != SEG_OUT || g->tx_order != ord) {
+			qring_pop(&f->txq);
+			continue;
+		}
+		if (ord + SIM_DUPTHRESH > f->max_del_order)
+			break;
+		g->state = SEG_LOST;
+		f->inflight--;
+		losses++;
+		qring_pop(&f->txq);
+		if (qring_push(&f->rq, seq))
+			s->oom = true;
+	}
+
+	memset(&smp, 0, sizeof(smp));
+	smp.now_ns = s->now / PS_PER_NS;
+	smp.rtt_ns = -1;
+	if (a.rtt_tx) {
+		u64 rtt = s->now - (a.rtt_tx - 1);
+
+		rtt_update(f, rtt);
+		smp.rtt_ns = (s64)(rtt / PS_PER_NS);
+	}
+	smp.srtt_ns = (u32)(f->srtt_ps / PS_PER_NS);
+	smp.delivered = f->delivered;
+	smp.delivered_ce = f->delivered_ce;
+	smp.prior_delivered = a.best ? a.best->del_at_send : f->delivered;
+	smp.acked = a.acked;
+	smp.losses = losses;
+	smp.inflight = f->inflight;
+	smp.mss = f->mss;
+	smp.app_limited = a.best ? !!(a.best->flags & SEGF_APPLTD) : 0;
+	s->ops->on_ack(s, f, &smp);
+
+	if (f->snd_una != una0 || a.acked) {
+		f->backoff = 0;
+		if (f->snd_una < f->snd_nxt)
+			rto_arm(s, f);
+		else
+			f->rto_armed = false;
+	}
+	flow_poke(s, f);
+}
+
+static void on_rto(struct sim *s, struct flow *f)
+{
+	u32 seq;
+
+	if (f->snd_una == f->snd_nxt) {
+		f->rto_armed = false;
+		return;
+	}
+	s->r->rtos++;
+	f->rq.head = f->rq.tail = 0;
+	f->txq.head = f->txq.tail = 0;
+	for (seq = f->snd_una; seq < f->snd_nxt; seq++) {
+		struct seg *g = seg_of(f, seq);
+
+		if (g->state == SEG_DELIVERED)
+			continue;
+		if (g->state == SEG_OUT)
+			f->inflight--;
+		g->state = SEG_LOST;
+		if (qring_push(&f->rq, seq))
+			s->oom = true;
+	}
+	s->ops->on_rto(s, f);
+	if (f->backoff < 16)
+		f->backoff++;
+	f->next_tx_ps = s->now;
+	rto_arm(s, f);
+	flow_poke(s, f);
+}
+
+/* ---- workloads ---- */
+
+static void post_msg(struct sim *s, struct flow *f, u64 bytes, u32 tag)
+{
+	struct msg *m;
+	u64 npk;
+
+	if (f->msg_n - f->rx_msg >= f->msg_cap) {
+		u32 cap = f->msg_cap * 2, i;
+		struct msg *a = malloc(sizeof(*a) * cap);
+
+		if (!a) {
+			s->oom = true;
+			return;
+		}
+		for (i = f->rx_msg; i < f->msg_n; i++)
+			a[i & (cap - 1)] = f->msgs[i & (f->msg_cap - 1)];
+		free(f->msgs);
+		f->msgs = a;
+		f->msg_cap = cap;
+	}
+	m = &f->msgs[f->msg_n++ & (f->msg_cap - 1)];
+	m->start_ps = s->now;
+	m->tag = tag;
+	m->start_seq = f->app_end;
+	if (!bytes) {		/* bulk: never ends */
+		m->end_seq = BULK_END;
+		m->bytes = 0;
+		m->last_len = f->mss;
+		f->bulk = true;
+	} else {
+		npk = (bytes + f->mss - 1) / f->mss;
+		m->end_seq = f->app_end + (u32)npk;
+		m->bytes = bytes;
+		m->last_len = (u16)(bytes - (npk - 1) * f->mss);
+	}
+	f->app_end = m->end_seq;
+	flow_poke(s, f);
+}
+
+static u64 msg_bytes(const struct sim *s)
+{
+	return (u64)s->c->msg_kb * 1024;
+}
+
+static void iter_start(struct sim *s)
+{
+	u32 i;
+
+	s->iter_start = s->now;
+	switch (s->c->scenario) {
+	case SIM_SC_INCAST:
+	case SIM_SC_ALLTOALL:
+		s->iter_open = s->nflows;
+		for (i = 0; i < s->nflows; i++)
+			post_msg(s, &s->flows[i], msg_bytes(s), s->iter);
+		break;
+	case SIM_SC_ALLREDUCE:
+		s->iter_open = s->nflows * s->ar_steps;
+		for (i = 0; i < s->nflows; i++)
+			post_msg(s, &s->flows[i], msg_bytes(s) / s->nflows,
+				 0);
+		break;
+	default:
+		break;
+	}
+}
+
+static void wl_msg_done(struct sim *s, struct flow *f, const struct msg *m)
+{
+	switch (s->c->scenario) {
+	case SIM_SC_ALLREDUCE:
+		/* host f->dst got chunk m->tag; it forwards the next one */
+		if (m->tag + 1 < s->ar_steps)
+			post_msg(s, &s->flows[f->dst], msg_bytes(s) / s->nflows,
+				 m->tag + 1);
+		/* fall through */
+	case SIM_SC_INCAST:
+	case SIM_SC_ALLTOALL:
+		if (--s->iter_open)
+			return;
+		if (sim_dist_add(&s->cct, (double)(s->now - s->iter_start) /
+				 PS_PER_US))
+			s->oom = true;
+		s->iter++;
+		if (s->now + s->c->gap_us * PS_PER_US < s->end_ps)
+			sim_push(s, s->now + s->c->gap_us * PS_PER_US,
+				 EV_ITER, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+static double jain_of(const double *x, u32 n)
+{
+	double sum = 0, sq = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		sum += x[i];
+		sq += x[i] * x[i];
+	}
+	return sq > 0 ? sum * sum / (n * sq) : 1.0;
+}
+
+static void on_bin(struct sim *s)
+{
+	u64 t = s->now, b0 = t - s->bin_ps;
+	double *x = malloc(sizeof(*x) * s->nflows);
+	u32 i;
+
+	if (!x) {
+		s->oom = true;
+		return;
+	}
+	for (i = 0; i < s->nflows; i++) {
+		x[i] = (double)(s->flows[i].rx_bytes - s->flows[i].rx_mark);
+		s->flows[i].rx_mark = s->flows[i].rx_bytes;
+	}
+	/* bins wholly inside the interval where every flow is active */
+	if (t >= s->last_join + s->bin_ps && b0 >= s->last_join &&
+	    t <= s->first_leave) {
+		bool bad = jain_of(x, s->nflows) < 0.95;
+
+		if (!s->conv_any) {
+			s->conv_any = true;
+			s->conv_first = b0;
+		}
+		if (bad)
+			s->conv_bad_end = (s64)t;
+		s->conv_last_bad = bad;
+	}
+	free(x);
+	if (t + s->bin_ps <= s->end_ps)
+		sim_push(s, t + s->bin_ps, EV_BIN, 0);
+}
+
+static void on_trace(struct sim *s)
+{
+	FILE *out = s->c->trace;
+	u64 iv = s->c->trace_us * PS_PER_US;
+	u32 i, n = s->c->trace_flows ? s->c->trace_flows : 8;
+	u32 q = 0;
+
+	for (i = 0; i < s->nports; i++) {
+		if (!s->ports[i].bottleneck)
+			continue;
+		port_drain(&s->ports[i], s->now);
+		if (s->ports[i].qbytes > q)
+			q = s->ports[i].qbytes;
+	}
+	for (i = 0; i < s->nflows && i < n; i++) {
+		struct flow *f = &s->flows[i];
+
+		fprintf(out, "%.1f flow %u gbit %.2f cwnd %u pacing_gbit %.2f "
+			"inflight %u srtt_us %.2f q_kb %.1f",
+			(double)s->now / PS_PER_US, i,
+			(double)(f->rx_bytes - f->rx_trace) * 8 /
+			((double)iv / 1e12) / 1e9, f->cwnd,
+			(double)f->pacing * 8 / 1e9, f->inflight,
+			(double)f->srtt_ps / PS_PER_US, q / 1024.0);
+		if (s->c->cc == SIM_CC_AICC) {
+			struct aicc_info ai;
+
+			aicc_flow_info(&f->cc.aicc, &ai);
+			fprintf(out, " mode %u cwnd_x16 %u base_us %u target_us "
+				"%u qdelay_us %u alpha %u", ai.aicc_mode,
+				ai.aicc_cwnd_x16, ai.aicc_base_rtt_us,
+				ai.aicc_target_us, ai.aicc_qdelay_us,
+				ai.aicc_alpha);
+		} else if (s->c->cc != SIM_CC_SWIFT) {
+			fprintf(out, " ssthresh %u alpha %u",
+				f->cc.reno.ssthresh, f->cc.reno.alpha);
+		}
+		fputc('\n', out);
+		f->rx_trace = f->rx_bytes;
+	}
+	if (s->now + iv <= s->end_ps)
+		sim_push(s, s->now + iv, EV_TRACE, 0);
+}
+
+static void wl_rpc(struct sim *s, struct flow *f)
+{
+	double u = rng_unit(&s->rng);
+	u64 bytes = (u64)(RPC_MIN * pow(RPC_MAX / RPC_MIN, u));
+	double gap = -log(1.0 - rng_unit(&s->rng)) * s->rpc_mean_gap_ps;
+
+	post_msg(s, f, bytes, 0);
+	if (s->now + (u64)gap < s->end_ps)
+		sim_push(s, s->now + (u64)gap + 1, EV_RPC, f->id);
+}
+
+/* ---- topology and setup ---- */
+
+static int flow_setup(struct sim *s, struct flow *f, u32 id, u32 src,
+		      u32 dst, int prof)
+{
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->src = src;
+	f->dst = dst;
+	f->mss = s->mss;
+	f->profile = prof;
+	f->sb = calloc(64, sizeof(*f->sb));
+	f->sb_mask = 63;
+	f->rcv_have = calloc(64, 1);
+	f->rcv_mask = 63;
+	f->msg_cap = 4;
+	f->msgs = calloc(f->msg_cap, sizeof(*f->msgs));
+	f->cwnd = s->c->init_cwnd;
+	if (!f->sb || !f->rcv_have || !f->msgs)
+		return -1;
+	return 0;
+}
+
+/* The ports a packet from host a to host b crosses after a's NIC. */
+static u32 route(struct sim *s, u32 a, u32 b, u64 hash, u32 *path)
+{
+	u32 H = s->nhosts, n = 0;
+
+	path[n++] = a;			/* NIC port, index = host */
+	if (s->c->topo != SIM_TOPO_LEAFSPINE) {
+		path[n++] = H + b;
+		return n;
+	}
+	{
+		u32 k = s->c->leaf_hosts, S = s->c->spines;
+		u32 L = (H + k - 1) / k, la = a / k, lb = b / k;
+		u32 sp = (u32)(hash % S);
+
+		if (la != lb) {
+			path[n++] = 2 * H + la * S + sp;
+			path[n++] = 2 * H + L * S + sp * L + lb;
+		}
+		path[n++] = H + b;
+	}
+	return n;
+}
+
+static int topo_setup(struct sim *s)
+{
+	const struct sim_config *c = s->c;
+	u64 rate = (u64)(c->rate_gbit * 1e9);
+	u32 H = s->nhosts, i, np;
+	u64 prop;
+
+	s->hops_max = 2;
+	np = 2 * H;
+	if (c->topo == SIM_TOPO_LEAFSPINE) {
+		u32 L = (H + c->leaf_hosts - 1) / c->leaf_hosts;
+
+		s->hops_max = 4;
+		np += 2 * L * c->spines;
+	}
+	prop = (u64)(c->rtt_us * PS_PER_US) / (2 * s->hops_max);
+	s->base_rtt_ps = prop * 2 * s->hops_max;
+	s->nports = np;
+	s->ports = calloc(np, sizeof(*s->ports));
+	s->hosts = calloc(H, sizeof(*s->hosts));
+	if (!s->ports || !s->hosts)
+		return -1;
+	for (i = 0; i < np; i++)
+		port_setup(&s->ports[i], rate, prop, c->buffer_kb * 1024,
+			   c->ecn_kb * 1024);
+	for (i = 0; i < H; i++) {
+		s->hosts[i].nic_rate = rate;
+		s->hosts[i].nic_prop = prop;
+		s->hosts[i].ack_head = SIM_NONE;
+		s->hosts[i].ack_tail = SIM_NONE;
+	}
+	return 0;
+}
+
+static int flows_setup(struct sim *s)
+{
+	const struct sim_config *c = s->c;
+	u32 N = c->flows, i, j, n = 0;
+	int pdef = c->profile >= 0 ? c->profile : AICC_PROF_COLL;
+
+	switch (c->scenario) {
+	case SIM_SC_LONG:
+	case SIM_SC_STAGGER:
+	case SIM_SC_INCAST:
+		s->nhosts = N + 1;
+		s->nflows = N;
+		break;
+	case SIM_SC_ALLTOALL:
+		s->nhosts = N;
+		s->nflows = N * (N - 1);
+		break;
+	case SIM_SC_ALLREDUCE:
+		s->nhosts = N;
+		s->nflows = N;
+		s->ar_steps = 2 * (N - 1);
+		break;
+	case SIM_SC_RPC:
+		s->nhosts = N + c->bulk_flows + 1;
+		s->nflows = N + c->bulk_flows;
+		break;
+	default:
+		return -1;
+	}
+	if (topo_setup(s))
+		return -1;
+	s->flows = calloc(s->nflows, sizeof(*s->flows));
+	s->rx_w0 = calloc(s->nflows, sizeof(*s->rx_w0));
+	if (!s->flows || !s->rx_w0)
+		return -1;
+	for (i = 0; i < s->nhosts && n < s->nflows; i++) {
+		switch (c->scenario) {
+		case SIM_SC_ALLTOALL:
+			for (j = 0; j < s->nhosts; j++)
+				if (j != i && flow_setup(s, &s->flows[n], n,
+							 i, j, pdef) == 0)
+					n++;
+				else if (j != i)
+					return -1;
+			continue;
+		case SIM_SC_ALLREDUCE:
+			if (flow_setup(s, &s->flows[n], n, i,
+				       (i + 1) % s->nhosts, pdef))
+				return -1;
+			break;
+		case SIM_SC_RPC:
+			if (i == 0)
+				continue;
+			if (flow_setup(s, &s->flows[n], n, i, 0,
+				       c->profile >= 0 ? c->profile :
+				       i <= c->bulk_flows ? AICC_PROF_BULK :
+				       AICC_PROF_LAT))
+				return -1;
+			break;
+		default:
+			if (i == 0)
+				continue;
+			if (flow_setup(s, &s->flows[n], n, i, 0, pdef))
+				return -1;
+			break;
+		}
+		n++;
+	}
+	for (i = 0; i < s->nflows; i++) {
+		struct flow *f = &s->flows[i];
+		u64 h = sim_hash64(c->seed ^ ((u64)i << 20));
+		u32 k, hop;
+		u64 one_way = 0;
+
+		f->nhops[0] = route(s, f->src, f->dst, h, f->path[0]);
+		f->nhops[1] = route(s, f->dst, f->src, h >> 32, f->path[1]);
+		s->ports[f->path[0][f->nhops[0] - 1]].bottleneck = true;
+		for (k = 0; k < 2; k++)
+			for (hop = 0; hop < f->nhops[k]; hop++)
+				one_way += s->ports[f->path[k][hop]].prop_ps;
+		/* handshake RTT: propagation plus one packet per hop */
+		f->srtt_ps = one_way + ser_ps((u64)s->data_wire + SIM_ACK_WIRE,
+					     s->hosts[0].nic_rate) * f->nhops[0];
+		f->rttvar_ps = f->srtt_ps / 2;
+		f->ideal_hop_ps = f->nhops[0] * s->ports[f->src].prop_ps +
+			(f->nhops[0] - 1) * ser_ps(s->data_wire,
+						   s->hosts[0].nic_rate);
+		s->ops->init(s, f);
+	}
+	return 0;
+}
+
+static void schedule_workload(struct sim *s)
+{
+	const struct sim_config *c = s->c;
+	u32 N = s->nflows, i;
+	u64 T = s->end_ps;
+	u64 one_way = s->flows[0].ideal_hop_ps;
+	u64 rate = s->hosts[0].nic_rate;
+
+	switch (c->scenario) {
+	case SIM_SC_LONG:
+		for (i = 0; i < N; i++) {
+			struct flow *f = &s->flows[i];
+
+			f->start_ps = (u64)(rng_unit(&s->rng) * PS_PER_US);
+			if (f->start_ps > s->last_join)
+				s->last_join = f->start_ps;
+			sim_push(s, f->start_ps, EV_START, i);
+		}
+		s->first_leave = T;
+		break;
+	case SIM_SC_STAGGER: {
+		u64 step = T / (2 * N);
+
+		for (i = 0; i < N; i++) {
+			struct flow *f = &s->flows[i];
+
+			f->start_ps = i * step;
+			f->stop_ps = T - i * step;
+			sim_push(s, f->start_ps, EV_START, i);
+			if (i)
+				sim_push(s, f->stop_ps, EV_STOP, i);
+		}
+		s->last_join = (N - 1) * step;
+		s->first_leave = T - (N - 1) * step;
+		break;
+	}
+	case SIM_SC_INCAST:
+		s->r->cct_ideal_us = (double)(ser_ps(N * (msg_bytes(s) +
+			((msg_bytes(s) + s->mss - 1) / s->mss) *
+			(SIM_HDR_IP + SIM_HDR_ETH)), rate) + one_way) /
+			PS_PER_US;
+		sim_push(s, 0, EV_ITER, 0);
+		break;
+	case SIM_SC_ALLTOALL: {
+		u32 H = s->nhosts;
+		u64 w = msg_bytes(s) + ((msg_bytes(s) + s->mss - 1) / s->mss) *
+			(SIM_HDR_IP + SIM_HDR_ETH);
+		u64 ow = 0;
+
+		for (i = 0; i < N; i++)
+			if (s->flows[i].ideal_hop_ps > ow)
+				ow = s->flows[i].ideal_hop_ps;
+		s->r->cct_ideal_us = (double)(ser_ps((H - 1) * w, rate) + ow) /
+			PS_PER_US;
+		sim_push(s, 0, EV_ITER, 0);
+		break;
+	}
+	case SIM_SC_ALLREDUCE: {
+		u64 b = msg_bytes(s) / N;
+		u64 w = b + ((b + s->mss - 1) / s->mss) *
+			(SIM_HDR_IP + SIM_HDR_ETH);
+
+		s->r->cct_ideal_us = (double)(s->ar_steps *
+			(ser_ps(w, rate) + one_way)) / PS_PER_US;
+		sim_push(s, 0, EV_ITER, 0);
+		break;
+	}
+	case SIM_SC_RPC: {
+		double mean = (RPC_MAX - RPC_MIN) / log(RPC_MAX / RPC_MIN);
+		double lambda = c->rpc_load / 100.0 * c->rate_gbit * 1e9 / 8 /
+			mean;	/* RPCs per second, all clients */
+		u32 nrpc = N - c->bulk_flows;
+
+		s->rpc_mean_gap_ps = nrpc / lambda * 1e12;
+		for (i = 0; i < N; i++) {
+			if (i < c->bulk_flows)
+				sim_push(s, 0, EV_START, i);
+			else
+				sim_push(s, (u64)(rng_unit(&s->rng) *
+						  s->rpc_mean_gap_ps),
+					 EV_RPC, i);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	if (c->scenario == SIM_SC_LONG || c->scenario == SIM_SC_STAGGER) {
+		s->bin_ps = 20 * s->base_rtt_ps;
+		if (s->bin_ps < 20 * PS_PER_US)
+			s->bin_ps = 20 * PS_PER_US;
+		/* the first bin only takes the byte counts */
+		sim_push(s, s->last_join, EV_BIN, 0);
+	}
+}
+
+/* ---- the event loop ---- */
+
+static void on_arrive(struct sim *s, u32 pi)
+{
+	struct pkt *p = &s->pk[pi];
+	struct flow *f = &s->flows[p->flow];
+	int dir = p->flags & P_ACK ? 1 : 0;
+
+	if (p->hop < f->nhops[dir]) {
+		struct port *pt = &s->ports[f->path[dir][p->hop]];
+		u64 dep = 0;
+		int v;
+
+		if (!dir) {
+			u32 q, b;
+
+			port_drain(pt, s->now);
+			q = pt->qbytes;
+			b = q / SIM_QBIN;
+			s->qhist[b < s->qbins ? b : s->qbins - 1]++;
+			if (q > s->qmax)
+				s->qmax = q;
+		}
+		v = port_offer(pt, s->now, p->wire, p->flags & P_ECT, &dep);
+		if (v == PORT_NOMEM) {
+			s->oom = true;
+			return;
+		}
+		if (v == PORT_DROP) {
+			if (dir) {
+				s->r->ack_drops++;
+			} else {
+				s->r->drops++;
+				if (s->now >= s->w0 && s->now <= s->w1)
+					s->r->drops_win++;
+			}
+			pkt_free(s, pi);
+			return;
+		}
+		if (v == PORT_OK_CE) {
+			p->flags |= P_CE;
+			s->r->ecn_marks++;
+		}
+		if (!dir && pt->bottleneck && dep > s->w0 && dep <= s->w1)
+			pt->win_bytes += p->wire;
+		p->hop++;
+		sim_push(s, dep + pt->prop_ps, EV_ARRIVE, pi);
+		return;
+	}
+	{
+		struct pkt pc = *p;	/* handlers may grow the pool */
+
+		pkt_free(s, pi);
+		if (dir)
+			on_ack(s, f, &pc);
+		else
+			on_data(s, f, &pc);
+	}
+}
+
+static void dispatch(struct sim *s, const struct sim_ev *e)
+{
+	struct flow *f;
+	u32 i;
+
+	switch (e->kind) {
+	case EV_ARRIVE:
+		on_arrive(s, e->arg);
+		break;
+	case EV_NIC:
+		s->hosts[e->arg].nic_busy = false;
+		nic_kick(s, e->arg);
+		break;
+	case EV_PACE:
+		f = &s->flows[e->arg];
+		if (f->pace_ev != e->t)
+			break;
+		f->pace_ev = 0;
+		flow_poke(s, f);
+		break;
+	case EV_RTO:
+		f = &s->flows[e->arg];
+		if (f->rto_ev != e->t)
+			break;
+		f->rto_ev = 0;
+		if (!f->rto_armed)
+			break;
+		if (f->rto_deadline > s->now) {
+			f->rto_ev = f->rto_deadline;
+			sim_push(s, f->rto_ev, EV_RTO, f->id);
+			break;
+		}
+		on_rto(s, f);
+		break;
+	case EV_DELACK:
+		f = &s->flows[e->arg];
+		if (f->delack_ev != e->t)
+			break;
+		f->delack_ev = 0;
+		if (f->ack_pending)
+			send_ack(s, f);
+		break;
+	case EV_ITER:
+		iter_start(s);
+		break;
+	case EV_START:
+		f = &s->flows[e->arg];
+		f->active = true;
+		post_msg(s, f, 0, 0);
+		break;
+	case EV_STOP:
+		f = &s->flows[e->arg];
+		f->active = false;
+		f->app_end = f->snd_nxt;
+		break;
+	case EV_RPC:
+		wl_rpc(s, &s->flows[e->arg]);
+		break;
+	case EV_BIN:
+		on_bin(s);
+		break;
+	case EV_WIN0:
+		for (i = 0; i < s->nflows; i++)
+			s->rx_w0[i] = s->flows[i].rx_bytes;
+		break;
+	case EV_WIN1:
+		for (i = 0; i < s->nflows; i++)
+			s->rx_w0[i] = s->flows[i].rx_bytes - s->rx_w0[i];
+		break;
+	case EV_TRACE:
+		on_trace(s);
+		break;
+	}
+}
+
+/* ---- results ---- */
+
+static void finish(struct sim *s)
+{
+	struct sim_result *r = s->r;
+	double win = (double)(s->w1 - s->w0);
+	double rate = s->c->rate_gbit * 1e9, sum = 0;
+	u64 nq = 0, acc = 0, bbytes = 0, k;
+	double *x;
+	u32 i, nb = 0;
+	static const u64 lim[SIM_NR_FCT + 1] = { 0, 10000, 100000, 1000000,
+						 ~0ULL };
+
+	for (i = 0; i < s->nports; i++) {
+		struct port *p = &s->ports[i];
+
+		port_drain(p, s->end_ps);
+		r->port_in += p->in_bytes;
+		r->port_out += p->out_bytes;
+		r->port_drop += p->drop_bytes;
+		r->port_queued += p->qbytes;
+		if (s->ports[i].bottleneck) {
+			nb++;
+			bbytes += s->ports[i].win_bytes;
+		}
+	}
+	r->util = nb && win > 0 ? bbytes * 8.0 / (rate * win / 1e12 * nb) : 0;
+	x = malloc(sizeof(*x) * s->nflows);
+	for (i = 0; i < s->nflows; i++) {
+		sum += (double)s->rx_w0[i];
+		if (x)
+			x[i] = (double)s->rx_w0[i];
+	}
+	r->goodput_gbit = win > 0 ? sum * 8 / (win / 1e12) / 1e9 : 0;
+	r->jain = -1;
+	r->conv_us = -1;
+	if (s->c->scenario == SIM_SC_LONG || s->c->scenario == SIM_SC_STAGGER) {
+		if (x)
+			r->jain = jain_of(x, s->nflows);
+		if (s->conv_any && !s->conv_last_bad)
+			r->conv_us = (double)((s->conv_bad_end >= 0 ?
+					       (u64)s->conv_bad_end :
+					       s->conv_first) - s->last_join) /
+				PS_PER_US;
+	}
+	free(x);
+
+	for (k = 0; k < s->qbins; k++)
+		nq += s->qhist[k];
+	for (k = 0; k < s->qbins && nq; k++) {
+		acc += s->qhist[k];
+		if (!r->q_p50_kb && acc * 2 >= nq)
+			r->q_p50_kb = (k * SIM_QBIN) / 1024.0;
+		if (acc * 100 >= nq * 99) {
+			r->q_p99_kb = (k * SIM_QBIN) / 1024.0;
+			break;
+		}
+	}
+	r->q_max_kb = s->qmax / 1024.0;
+	r->q_p99_us = r->q_p99_kb * 1024 * 8 / rate * 1e6;
+	r->q_max_us = r->q_max_kb * 1024 * 8 / rate * 1e6;
+
+	for (i = 0; i < SIM_NR_FCT; i++) {
+		struct sim_fct_class *fc = &r->fct[i];
+
+		fc->lo = lim[i];
+		fc->hi = lim[i + 1];
+		fc->count = s->fct[i].n;
+		fc->fct_p50_us = sim_dist_pct(&s->fct[i], 50);
+		fc->fct_p99_us = sim_dist_pct(&s->fct[i], 99);
+		fc->sd_p50 = sim_dist_pct(&s->sd[i], 50);
+		fc->sd_p99 = sim_dist_pct(&s->sd[i], 99);
+	}
+	for (i = 0; i < s->nflows; i++) {
+		struct flow *f = &s->flows[i];
+		u32 m;
+
+		for (m = f->rx_msg; m < f->msg_n; m++)
+			if (f->msgs[m & (f->msg_cap - 1)].bytes)
+				r->msgs_open++;
+	}
+	r->iters = s->cct.n;
+	if (s->cct.n) {
+		double t = 0;
+
+		for (i = 0; i < s->cct.n; i++)
+			t += s->cct.v[i];
+		r->cct_mean_us = t / s->cct.n;
+		r->cct_p50_us = sim_dist_pct(&s->cct, 50);
+		r->cct_p99_us = sim_dist_pct(&s->cct, 99);
+		r->cct_max_us = sim_dist_pct(&s->cct, 100);
+	}
+}
+
+static void sim_free(struct sim *s)
+{
+	u32 i;
+
+	if (s->flows) {
+		for (i = 0; i < s->nflows; i++) {
+			struct flow *f = &s->flows[i];
+
+			free(f->sb);
+			free(f->txq.a);
+			free(f->rq.a);
+			free(f->rcv_have);
+			free(f->msgs);
+		}
+	}
+	if (s->ports)
+		for (i = 0; i < s->nports; i++)
+			port_free(&s->ports[i]);
+	if (s->hosts)
+		for (i = 0; i < s->nhosts; i++)
+			free(s->hosts[i].rr.a);
+	free(s->flows);
+	free(s->ports);
+	free(s->hosts);
+	free(s->pk);
+	free(s->qhist);
+	free(s->rx_w0);
+	free(s->cct.v);
+	for (i = 0; i < SIM_NR_FCT; i++) {
+		free(s->fct[i].v);
+		free(s->sd[i].v);
+	}
+	heap_free(&s->heap);
+}
+
+static int check_config(const struct sim_config *c, char *err, size_t n)
+{
+	u32 minf = c->scenario == SIM_SC_ALLTOALL ||
+		c->scenario == SIM_SC_ALLREDUCE ? 2 : 1;
+	int i;
+
+#define BAD(...) do { snprintf(err, n, __VA_ARGS__); return -EINVAL; } while (0)
+	if ((unsigned int)c->scenario >= SIM_NR_SC)
+		BAD("unknown scenario %d", c->scenario);
+	if ((unsigned int)c->cc >= SIM_NR_CC)
+		BAD("unknown congestion control %d", c->cc);
+	if (c->profile >= AICC_NR_PROFILES || c->profile < -1)
+		BAD("profile %d out of range", c->profile);
+	if (c->flows < minf || c->flows > 4096)
+		BAD("flows %u out of range [%u, 4096]", c->flows, minf);
+	if (c->scenario == SIM_SC_ALLTOALL && c->flows > 128)
+		BAD("alltoall: at most 128 hosts (%u flows)", 128 * 127);
+	if (!(c->rate_gbit >= 0.01 && c->rate_gbit <= 1600))
+		BAD("rate %g Gbit/s out of range [0.01, 1600]", c->rate_gbit);
+	if (!(c->rtt_us >= 0.1 && c->rtt_us <= 100000))
+		BAD("rtt %g us out of range [0.1, 100000]", c->rtt_us);
+	if (!(c->time_ms > 0 && c->time_ms <= 60000))
+		BAD("time %g ms out of range (0, 60000]", c->time_ms);
+	if (c->warmup_ms >= c->time_ms)
+		BAD("warmup %g ms not below time %g ms", c->warmup_ms,
+		    c->time_ms);
+	if (c->mtu < 256 || c->mtu > 9000)
+		BAD("mtu %u out of range [256, 9000]", c->mtu);
+	if (c->buffer_kb < (c->mtu + 1023) / 1024 + 1 ||
+	    c->buffer_kb > 1024 * 1024)
+		BAD("buffer %u KB out of range [%u, 1048576]", c->buffer_kb,
+		    (c->mtu + 1023) / 1024 + 1);
+	if (c->ecn_kb > c->buffer_kb)
+		BAD("ecn threshold %u KB above buffer %u KB", c->ecn_kb,
+		    c->buffer_kb);
+	if (c->delack < 1 || c->delack > SIM_MAX_SACK)
+		BAD("delack %u out of range [1, %d]", c->delack, SIM_MAX_SACK);
+	if (c->delack_us < 1 || c->delack_us > 1000000)
+		BAD("delack timeout %u us out of range", c->delack_us);
+	if (c->min_rto_us < 1 || c->min_rto_us > 10000000)
+		BAD("min rto %u us out of range", c->min_rto_us);
+	if (c->init_cwnd < 1 || c->init_cwnd > 1000)
+		BAD("init cwnd %u out of range [1, 1000]", c->init_cwnd);
+	if (c->max_cwnd < 2 || c->max_cwnd > (1U << 24))
+		BAD("max cwnd %u out of range", c->max_cwnd);
+	if (c->msg_kb < 1 || c->msg_kb > 4 * 1024 * 1024)
+		BAD("message %u KB out of range", c->msg_kb);
+	if (c->scenario == SIM_SC_ALLREDUCE &&
+	    (u64)c->msg_kb * 1024 < c->flows)
+		BAD("allreduce: message smaller than one byte per host");
+	if (c->topo == SIM_TOPO_LEAFSPINE &&
+	    (c->leaf_hosts < 1 || c->leaf_hosts > 1024 || c->spines > 1024))
+		BAD("leaf-spine: bad leaf size %u or spine count %u",
+		    c->leaf_hosts, c->spines);
+	if (c->scenario == SIM_SC_RPC &&
+	    (c->rpc_load < 1 || c->rpc_load > 100))
+		BAD("rpc load %u%% out of range [1, 100]", c->rpc_load);
+	if (c->scenario == SIM_SC_RPC && c->bulk_flows > 1024)
+		BAD("bulk flows %u out of range", c->bulk_flows);
+	for (i = 0; i < AICC_NR_PROFILES; i++)
+		if (c->knobs[i] && c->cc != SIM_CC_AICC)
+			BAD("knobs given for congestion control %s",
+			    cc_names[c->cc]);
+#undef BAD
+	return 0;
+}
+
+int sim_run(const struct sim_config *cin, struct sim_result *r)
+{
+	static const struct sim_cc_ops *const ops[SIM_NR_CC] = {
+		[SIM_CC_AICC] = &sim_cc_aicc,
+		[SIM_CC_DCTCP] = &sim_cc_dctcp,
+		[SIM_CC_SWIFT] = &sim_cc_swift,
+		[SIM_CC_RENO] = &sim_cc_reno,
+	};
+	struct sim_config c = *cin;
+	struct sim_ev e;
+	struct sim s;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	memset(&s, 0, sizeof(s));
+	ret = check_config(&c, r->err, sizeof(r->err));
+	if (ret)
+		return ret;
+	if (c.topo == SIM_TOPO_AUTO)
+		c.topo = c.scenario == SIM_SC_ALLTOALL ? SIM_TOPO_LEAFSPINE :
+			SIM_TOPO_STAR;
+	if (!c.spines)
+		c.spines = c.leaf_hosts;
+	s.c = &c;
+	s.r = r;
+	s.ops = ops[c.cc];
+	s.mss = c.mtu - SIM_HDR_IP;
+	s.data_wire = c.mtu + SIM_HDR_ETH;
+	s.end_ps = (u64)(c.time_ms * 1e9);
+	rng_seed(&s.rng, c.seed);
+	s.pk_free = SIM_NONE;
+	s.pk_cap = 4096;
+	s.pk = malloc(sizeof(*s.pk) * s.pk_cap);
+	s.qbins = c.buffer_kb * 1024 / SIM_QBIN + 2;
+	s.qhist = calloc(s.qbins, sizeof(*s.qhist));
+	if (c.cc == SIM_CC_AICC) {
+		ret = sim_aicc_params(s.params, &c, r->err, sizeof(r->err));
+		if (ret)
+			goto out_err;
+	}
+	ret = -ENOMEM;
+	if (!s.pk || !s.qhist || heap_init(&s.heap, 1024) || flows_setup(&s))
+		goto out;
+	if (c.warmup_ms >= 0)
+		s.w0 = (u64)(c.warmup_ms * 1e9);
+	else if (c.scenario == SIM_SC_LONG)
+		s.w0 = s.end_ps / 5;
+	s.w1 = s.end_ps;
+	s.conv_bad_end = -1;
+	schedule_workload(&s);
+	if (c.scenario == SIM_SC_STAGGER && c.warmup_ms < 0) {
+		/* second half of the interval where every flow is active */
+		s.w0 = (s.last_join + s.first_leave) / 2;
+		s.w1 = s.first_leave;
+	}
+	if (c.trace && c.trace_us)
+		sim_push(&s, c.trace_us * PS_PER_US, EV_TRACE, 0);
+	if (s.w0 > 0)
+		sim_push(&s, s.w0, EV_WIN0, 0);
+	sim_push(&s, s.w1, EV_WIN1, 0);
+	while (!s.oom && heap_pop(&s.heap, &e)) {
+		if (e.t > s.end_ps)
+			break;
+		s.now = e.t;
+		r->events++;
+		dispatch(&s, &e);
+	}
+	if (s.oom)
+		goto out;
+	s.now = s.end_ps;
+	r->sim_ms = c.time_ms;
+	r->hosts = s.nhosts;
+	r->nflows = s.nflows;
+	r->base_rtt_us = (double)s.base_rtt_ps / PS_PER_US;
+	r->window_ms[0] = (double)s.w0 / 1e9;
+	r->window_ms[1] = (double)s.w1 / 1e9;
+	finish(&s);
+	ret = 0;
+out:
+	if (ret)
+		snprintf(r->err, sizeof(r->err), "out of memory");
+out_err:
+	sim_free(&s);
+	return ret;
+}

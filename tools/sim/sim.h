@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aicc-sim: a deterministic packet-level simulator of an AI-cluster fabric.
+ *
+ * One call runs one scenario to completion and fills a result:
+ *
+ *	struct sim_config c;
+ *	struct sim_result r;
+ *
+ *	sim_config_defaults(&c);
+ *	c.scenario = SIM_SC_INCAST;
+ *	c.flows = 256;
+ *	if (sim_run(&c, &r))
+ *		fprintf(stderr, "%s\n", r.err);
+ *
+ * sim_run() keeps no global state: a tuner may call it thousands of times
+ * in one process.  The same configuration and seed always give the same
+ * result (wall-clock time excepted).
+ */
+#ifndef _AICC_SIM_H
+#define _AICC_SIM_H
+
+#include "aicc_core.h"
+
+enum sim_scenario {
+	SIM_SC_LONG,		/* N long flows -> 1 receiver, start together */
+	SIM_SC_STAGGER,		/* N long flows join, then leave, one by one */
+	SIM_SC_INCAST,		/* N -> 1 bursts after idle gaps (iterations) */
+	SIM_SC_ALLTOALL,	/* MoE all-to-all among N hosts (iterations) */
+	SIM_SC_ALLREDUCE,	/* ring all-reduce among N hosts (iterations) */
+	SIM_SC_RPC,		/* small RPCs to 1 receiver under bulk flows */
+	SIM_NR_SC
+};
+
+enum sim_cc {
+	SIM_CC_AICC,
+	SIM_CC_DCTCP,
+	SIM_CC_SWIFT,
+	SIM_CC_RENO,
+	SIM_NR_CC
+};
+
+enum sim_topo {
+	SIM_TOPO_AUTO,		/* the scenario's choice */
+	SIM_TOPO_STAR,		/* every host on one switch */
+	SIM_TOPO_LEAFSPINE,	/* two tiers, ECMP by flow hash */
+};
+
+struct sim_config {
+	enum sim_scenario scenario;
+	enum sim_cc cc;
+	int profile;		/* aicc profile of every flow, -1: scenario's */
+	/* Per-profile knob values (units of uapi/aicc.h), NULL: defaults. */
+	const u32 *knobs[AICC_NR_PROFILES];
+	enum sim_topo topo;
+	u32 flows;		/* senders, or hosts for alltoall/allreduce */
+	double rate_gbit;	/* every link */
+	double rtt_us;		/* base RTT of the longest path (propagation) */
+	u32 buffer_kb;		/* per switch output port */
+	u32 ecn_kb;		/* step marking threshold, 0: no marking */
+	double time_ms;		/* simulated time */
+	double warmup_ms;	/* start of the measurement window, <0: auto */
+	u64 seed;
+	u32 mtu;		/* IP packet size; payload is mtu - 52 */
+	u32 delack;		/* ACK every delack packets (1..4) */
+	u32 delack_us;		/* delayed-ACK timeout */
+	u32 min_rto_us;
+	u32 init_cwnd;		/* packets */
+	u32 max_cwnd;		/* packets (receive window) */
+	u32 msg_kb;		/* per flow per iteration; allreduce: buffer */
+	u32 gap_us;		/* idle gap between iterations */
+	u32 leaf_hosts;		/* hosts per leaf (leaf-spine) */
+	u32 spines;		/* spine switches (leaf-spine), 0: leaf_hosts */
+	u32 rpc_load;		/* RPC load in percent of the line rate */
+	u32 bulk_flows;		/* rpc scenario: bulk senders */
+	bool ss_after_idle;	/* reno/dctcp/swift: Linux cwnd restart */
+	/* debugging: every trace_us, one line per flow (up to trace_flows) */
+	void *trace;		/* FILE *, NULL: off */
+	u32 trace_us;
+	u32 trace_flows;
+};
+
+/* FCT size classes (payload bytes): [0,10K) [10K,100K) [100K,1M) [1M,inf) */
+#define SIM_NR_FCT	4
+
+struct sim_fct_class {
+	u64 lo, hi;		/* size range, bytes */
+	u32 count;		/* completed messages */
+	double fct_p50_us, fct_p99_us;
+	double sd_p50, sd_p99;	/* slowdown: FCT / unloaded FCT */
+};
+
+struct sim_result {
+	/* run */
+	u64 events;
+	double sim_ms;
+	u32 hosts, nflows;
+	double base_rtt_us;	/* propagation RTT of the longest path */
+	double window_ms[2];	/* measurement window */
+	/* network */
+	double util;		/* bottleneck ports, measurement window */
+	double goodput_gbit;	/* payload received, measurement window */
+	double q_p50_kb, q_p99_kb, q_max_kb;	/* data enqueues, all switches */
+	double q_p99_us, q_max_us;	/* the same as time at line rate */
+	u64 drops, ecn_marks;	/* data packets at switches */
+	u64 drops_win;		/* ... of which in the measurement window */
+	/* byte accounting over every switch port, at the end of the run */
+	u64 port_in, port_out, port_drop, port_queued;
+	u64 ack_drops;
+	u64 pkts_sent, retrans, rtos;
+	/* flows */
+	struct sim_fct_class fct[SIM_NR_FCT];
+	u32 msgs_done, msgs_open;
+	/* collectives */
+	u32 iters;
+	double cct_ideal_us;
+	double cct_mean_us, cct_p50_us, cct_p99_us, cct_max_us;
+	/* fairness (long, stagger) */
+	double jain;		/* over the window where all flows are active */
+	double conv_us;		/* time to Jain >= 0.95 and stay, <0: never */
+	/* controller events (aicc: AICC_EV_*, others: their own cuts) */
+	u64 cc_delay_cuts, cc_ecn_cuts, cc_loss_cuts, cc_start_exits;
+	char err[160];
+};
+
+void sim_config_defaults(struct sim_config *c);
+int sim_run(const struct sim_config *c, struct sim_result *r);
+
+/* Names, for the CLI and reports; parse functions return -1 if unknown. */
+const char *sim_scenario_name(int sc);
+const char *sim_cc_name(int cc);
+int sim_parse_scenario(const char *s);
+int sim_parse_cc(const char *s);
+int sim_parse_profile(const char *s);
+
+#endif /* _AICC_SIM_H */

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aicc-sim internals, shared by the engine, the congestion controllers and
+ * the unit tests.  Time is in picoseconds (u64: 213 days).
+ */
+#ifndef _AICC_SIM_INT_H
+#define _AICC_SIM_INT_H
+
+#include "sim.h"
+
+#define PS_PER_US	1000000ULL
+#define PS_PER_NS	1000ULL
+#define SIM_HDR_IP	52	/* IP + TCP (with timestamps) */
+#define SIM_HDR_ETH	38	/* Ethernet header, FCS, preamble, gap */
+#define SIM_ACK_WIRE	84	/* a pure ACK on the wire */
+#define SIM_MAX_SACK	4
+#define SIM_MAX_HOPS	4
+#define SIM_DUPTHRESH	3
+#define SIM_NONE	0xffffffffU
+
+/* ---- PRNG: xoshiro256** seeded by splitmix64 ---- */
+struct sim_rng {
+	u64 s[4];
+};
+
+void rng_seed(struct sim_rng *r, u64 seed);
+u64 rng_next(struct sim_rng *r);
+double rng_unit(struct sim_rng *r);	/* [0, 1) */
+u64 sim_hash64(u64 x);
+
+/* ---- event queue: binary heap, ties broken by insertion order ---- */
+struct sim_ev {
+	u64 t;
+	u64 seq;
+	u32 arg;
+	u32 kind;
+};
+
+struct sim_heap {
+	struct sim_ev *a;
+	u32 n, cap;
+	u64 seq;
+};
+
+int heap_init(struct sim_heap *h, u32 cap);
+void heap_free(struct sim_heap *h);
+int heap_push(struct sim_heap *h, u64 t, u32 kind, u32 arg);
+bool heap_pop(struct sim_heap *h, struct sim_ev *out);
+
+/* ---- switch output port: FIFO, drop-tail, step ECN ---- */
+struct port {
+	u64 rate_bps;
+	u64 prop_ps;
+	u64 busy_until;		/* departure time of the last packet */
+	u32 buffer;		/* bytes */
+	u32 ecn_k;		/* bytes, 0: never mark */
+	u32 qbytes;		/* bytes buffered (incl. the one on the wire) */
+	u32 qmax;
+	/* departure ring: packets still in the buffer */
+	u64 *dep;
+	u32 *len;
+	u32 head, tail, mask;
+	/* accounting */
+	u64 in_bytes, out_bytes, drop_bytes;
+	u64 drops, marks;
+	u64 win_bytes;		/* data bytes leaving in the window */
+	bool bottleneck;
+};
+
+enum port_verdict { PORT_DROP, PORT_OK, PORT_OK_CE, PORT_NOMEM };
+
+void port_setup(struct port *p, u64 rate_bps, u64 prop_ps, u32 buffer,
+		u32 ecn_k);
+void port_free(struct port *p);
+void port_drain(struct port *p, u64 now);
+int port_offer(struct port *p, u64 now, u32 wire, bool ect, u64 *depart);
+u64 ser_ps(u64 bytes, u64 rate_bps);
+
+/* ---- packets ---- */
+#define P_ACK		0x01
+#define P_CE		0x02
+#define P_ECT		0x04
+#define P_RETX		0x08
+
+struct pkt {
+	u32 flow;
+	u32 seq;		/* data: sequence; ACK: cumulative ACK */
+	u32 next;		/* free list, NIC ACK FIFO */
+	u32 wire;		/* bytes on the wire */
+	u16 len;		/* payload */
+	u8 hop;
+	u8 flags;
+	u8 nsack, ce;		/* ACK: SACKed packets, how many had CE */
+	u32 sack[SIM_MAX_SACK];
+};
+
+/* ---- sender scoreboard ---- */
+enum { SEG_OUT = 1, SEG_LOST, SEG_DELIVERED };
+
+struct seg {
+	u64 tx_ps;
+	u32 del_at_send;	/* 'delivered' when sent */
+	u32 tx_order;
+	u16 len;
+	u8 state;
+	u8 flags;		/* SEGF_* */
+};
+
+#define SEGF_RETX	0x01
+#define SEGF_APPLTD	0x02
+
+struct msg {
+	u32 start_seq, end_seq;
+	u64 bytes;
+	u64 start_ps;
+	u32 tag;		/* workload's */
+	u16 last_len;
+};
+
+/* A growable FIFO of u64. */
+struct qring {
+	u64 *a;
+	u32 head, tail, mask;
+};
+
+struct sim;
+struct flow;
+
+struct sim_cc_ops {
+	const char *name;
+	void (*init)(struct sim *s, struct flow *f);
+	void (*on_ack)(struct sim *s, struct flow *f,
+		       const struct aicc_sample *smp);
+	void (*on_rto)(struct sim *s, struct flow *f);
+	/* sending resumes with nothing in flight, after idle_ns */
+	void (*on_tx_start)(struct sim *s, struct flow *f, u64 idle_ns);
+};
+
+extern const struct sim_cc_ops sim_cc_reno, sim_cc_dctcp, sim_cc_swift,
+	sim_cc_aicc;
+
+struct cc_reno {
+	u32 ssthresh, cnt, high_seq;
+	u32 alpha;		/* dctcp: Q10 */
+	u32 win_end, win_del0, win_ce0;
+	u32 last_ce;		/* delivered_ce at the previous ACK */
+};
+
+struct cc_swift {
+	double cwnd;
+	u64 t_last_dec;
+	u32 retx_cnt;
+	u32 base_rtt_ns;
+};
+
+struct flow {
+	u32 id, src, dst;
+	u8 nhops[2];		/* [0] data path, [1] ACK path */
+	u32 path[2][SIM_MAX_HOPS];
+	u16 mss, profile;
+	/* application */
+	u32 app_end;		/* seq limit of written data */
+	struct msg *msgs;
+	u32 msg_cap, msg_n;	/* ring of messages: [rx_msg, msg_n) live */
+	u32 tx_msg, rx_msg;
+	bool bulk;		/* infinite data */
+	bool active;
+	/* sender */
+	u32 snd_una, snd_nxt;
+	struct seg *sb;
+	u32 sb_mask;
+	struct qring txq;	/* transmissions in send order: ord<<32|seq */
+	struct qring rq;	/* retransmission queue: seq */
+	u32 tx_order, max_del_order;
+	u32 inflight, delivered, delivered_ce, app_limited;
+	u64 next_tx_ps, last_tx_ps;
+	bool in_rr, ever_sent;
+	u64 pace_ev, rto_ev, rto_deadline;
+	bool rto_armed;
+	u32 backoff;
+	u64 srtt_ps, rttvar_ps;
+	/* congestion control output */
+	u32 cwnd;		/* packets */
+	u64 pacing;		/* bytes/s, 0: unpaced */
+	union {
+		struct cc_reno reno;
+		struct cc_swift swift;
+		struct aicc_flow aicc;
+	} cc;
+	/* receiver */
+	u32 rcv_nxt;
+	u8 *rcv_have;
+	u32 rcv_mask;
+	u32 ack_pending;
+	u8 ack_ce;
+	u8 nsack;
+	u32 sack[SIM_MAX_SACK];
+	u64 delack_ev;
+	/* statistics */
+	u64 rx_bytes;		/* payload newly received */
+	u64 rx_mark;		/* rx_bytes at the last sample */
+	u64 rx_trace;		/* rx_bytes at the last trace line */
+	u64 start_ps, stop_ps;
+	u64 ideal_hop_ps;	/* one-way propagation + store-and-forward */
+};
+
+struct host {
+	u64 nic_rate;
+	u64 nic_prop;
+	bool nic_busy;
+	u32 ack_head, ack_tail;	/* FIFO of ACK packets (linked) */
+	struct qring rr;	/* round robin of flows ready to send */
+};
+
+/* One histogram of queue occupancy, in bins of SIM_QBIN bytes. */
+#define SIM_QBIN	64
+
+struct sim_dist {
+	double *v;
+	u32 n, cap;
+};
+
+struct sim {
+	const struct sim_config *c;
+	struct sim_result *r;
+	const struct sim_cc_ops *ops;
+	struct aicc_params params[AICC_NR_PROFILES];
+	struct sim_heap heap;
+	struct sim_rng rng;
+	u64 now, end_ps, w0, w1;
+	bool stop, oom;
+	u32 nhosts, nports, nflows;
+	struct host *hosts;
+	struct port *ports;
+	struct flow *flows;
+	struct pkt *pk;
+	u32 pk_cap, pk_free, pk_used;
+	u32 mss, data_wire;
+	u64 base_rtt_ps;
+	u32 hops_max;
+	/* queue histogram */
+	u64 *qhist;
+	u32 qbins;
+	u32 qmax;
+	/* workload */
+	u32 iter, iter_open;
+	u64 iter_start;
+	u32 ar_steps;
+	struct sim_dist cct;
+	struct sim_dist fct[SIM_NR_FCT], sd[SIM_NR_FCT];
+	u64 bin_ps;
+	u64 last_join, first_leave;
+	s64 conv_bad_end;	/* end of the last bin with Jain < 0.95 */
+	u64 conv_first;		/* start of the first bin counted */
+	bool conv_any, conv_last_bad;
+	double rpc_mean_gap_ps;
+	/* window snapshots */
+	u64 *rx_w0;
+};
+
+u64 sim_rto_ps(const struct sim *s, const struct flow *f);
+int sim_aicc_params(struct aicc_params *p, const struct sim_config *c,
+		    char *err, size_t n);
+int sim_dist_add(struct sim_dist *d, double v);
+double sim_dist_pct(struct sim_dist *d, double pct);
+
+#endif /* _AICC_SIM_INT_H */

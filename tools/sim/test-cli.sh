@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# aicc-sim command-line tests, KTAP output: bad input is refused with a
+# one-line error and a non-zero exit; JSON output is well formed and the
+# same for the same seed.
+set -u
+SIM=${AICC_SIM:-build/aicc-sim}
+n=0
+fail=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		fail=$((fail + 1))
+	fi
+}
+
+# refuse(name, args...): exit status 1 or 2, exactly one line on stderr
+refuse() {
+	local name=$1 err rc
+	shift
+	err=$("$SIM" "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
+	   [ -n "$err" ]; then
+		ok 0 "$name"
+	else
+		echo "# rc $rc stderr: $err"
+		ok 1 "$name"
+	fi
+}
+
+echo "TAP version 13"
+echo "1..11"
+refuse rejects_unknown_scenario nosuch
+refuse rejects_unknown_cc incast --cc cubic
+refuse rejects_bad_number incast --flows 12x
+refuse rejects_negative incast --flows -3
+refuse rejects_zero_flows incast --flows 0
+refuse rejects_ecn_above_buffer incast --buffer-kb 100 --ecn-kb 200
+refuse rejects_unknown_knob incast --knob nosuch=1
+refuse rejects_bad_knob_value incast --knob beta=5000
+refuse rejects_knob_for_dctcp incast --cc dctcp --knob beta=500
+
+a=$("$SIM" rpc --cc dctcp --flows 8 --time-ms 1 --seed 5 -j 2>&1)
+rc=$?
+b=$("$SIM" rpc --cc dctcp --flows 8 --time-ms 1 --seed 5 -j 2>&1)
+strip() { sed -e 's/"wall_s": [0-9.]*,//'; }
+if [ $rc = 0 ] && [ "$(printf '%s' "$a" | strip)" = "$(printf '%s' "$b" | strip)" ]; then
+	ok 0 json_same_for_same_seed
+else
+	ok 1 json_same_for_same_seed
+fi
+if printf '%s' "$a" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["flows"] == 10 and d["fct"][0]["count"] > 0' 2>/dev/null; then
+	ok 0 json_parses
+else
+	echo "# $a" | head -5
+	ok 1 json_parses
+fi
+echo "# $fail of $n failed"
+[ $fail = 0 ]

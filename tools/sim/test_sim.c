@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc-sim unit and behavioural tests, KTAP output.
+ *
+ * Engine: event order with ties, byte conservation at ports, exact ECN
+ * threshold, determinism per seed.  Baselines: one flow reaches line rate
+ * (reno, dctcp), DCTCP holds the queue near K.  aicc (the shared core):
+ * single-flow utilisation with a low queue, a bounded incast queue without
+ * drops where DCTCP drops, fairness of four long flows.  Margins are wide:
+ * the simulator is deterministic, but the controllers will be retuned.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+static int n_test, n_fail;
+
+#define NR_TESTS	14
+
+static void report(bool ok, const char *name)
+{
+	n_test++;
+	if (!ok)
+		n_fail++;
+	printf("%sok %d %s\n", ok ? "" : "not ", n_test, name);
+	fflush(stdout);
+}
+
+/* diagnostics go to KTAP comment lines */
+#define diag(...) do { printf("# "); printf(__VA_ARGS__); printf("\n"); } \
+	while (0)
+
+static void test_heap_order(void)
+{
+	struct sim_heap h;
+	struct sim_rng r;
+	struct sim_ev e, prev = { 0 };
+	u32 i, n = 20000, got = 0;
+	bool ok = true;
+	u32 *order;
+
+	rng_seed(&r, 7);
+	order = calloc(n, sizeof(*order));
+	if (heap_init(&h, 4) || !order) {
+		report(false, "heap_order_with_ties");
+		return;
+	}
+	/* few distinct times: many ties; arg = insertion index */
+	for (i = 0; i < n; i++)
+		ok &= !heap_push(&h, rng_next(&r) % 50, 0, i);
+	for (i = 0; heap_pop(&h, &e); i++) {
+		if (i && (e.t < prev.t ||
+			  (e.t == prev.t && e.arg < prev.arg))) {
+			ok = false;
+			diag("event %u (t %llu, #%u) after (t %llu, #%u)", i,
+			     (unsigned long long)e.t, e.arg,
+			     (unsigned long long)prev.t, prev.arg);
+			break;
+		}
+		if (e.arg < n)
+			order[e.arg]++;
+		prev = e;
+		got++;
+		/* interleave pushes while popping */
+		if (i % 7 == 0 && i < n / 2) {
+			ok &= !heap_push(&h, e.t + rng_next(&r) % 3, 0,
+					 n + i);
+		}
+	}
+	for (i = 0; i < n; i++)
+		ok &= order[i] == 1;
+	heap_free(&h);
+	free(order);
+	report(ok && got > n, "heap_order_with_ties");
+}
+
+static void test_port_conservation(void)
+{
+	struct port p;
+	struct sim_rng r;
+	u64 now = 0, dep;
+	bool ok = true;
+	u32 i, drops = 0;
+
+	rng_seed(&r, 3);
+	port_setup(&p, 100000000000ULL, 0, 64 * 1024, 0);
+	for (i = 0; i < 200000 && ok; i++) {
+		u32 len = 64 + rng_next(&r) % 1500;
+		int v;
+
+		/* bursts faster than the line, then gaps */
+		now += rng_next(&r) % (i % 1000 < 500 ? 60000 : 200000);
+		v = port_offer(&p, now, len, false, &dep);
+		drops += v == PORT_DROP;
+		ok &= v != PORT_NOMEM;
+		ok &= p.in_bytes == p.out_bytes + p.drop_bytes + p.qbytes;
+		ok &= p.qbytes <= p.buffer;
+	}
+	port_drain(&p, ~0ULL);
+	ok &= p.qbytes == 0 && p.in_bytes == p.out_bytes + p.drop_bytes;
+	if (!ok || !drops)
+		diag("in %llu out %llu drop %llu q %u drops %u",
+		     (unsigned long long)p.in_bytes,
+		     (unsigned long long)p.out_bytes,
+		     (unsigned long long)p.drop_bytes, p.qbytes, drops);
+	port_free(&p);
+	report(ok && drops > 0, "port_bytes_conserved");
+}
+
+static void test_ecn_threshold(void)
+{
+	struct port p;
+	u64 dep, last = 0;
+	bool ok = true;
+	u32 i;
+
+	/* 1000-byte packets arriving at once: packet i finds i*1000 bytes */
+	port_setup(&p, 10000000000ULL, 0, 100000, 10000);
+	for (i = 0; i < 50; i++) {
+		int v = port_offer(&p, 0, 1000, true, &dep);
+		bool want = i * 1000 > 10000;
+
+		if ((v == PORT_OK_CE) != want) {
+			diag("packet %u (queue %u bytes): verdict %d", i,
+			     i * 1000, v);
+			ok = false;
+		}
+		ok &= dep > last;	/* FIFO departures */
+		last = dep;
+	}
+	/* non-ECT packets are never marked */
+	ok &= port_offer(&p, 0, 1000, false, &dep) == PORT_OK;
+	ok &= p.marks == 50 - 11;
+	port_free(&p);
+	report(ok, "ecn_marks_exactly_above_threshold");
+}
+
+static int run(struct sim_config *c, struct sim_result *r, const char *what)
+{
+	int ret = sim_run(c, r);
+
+	if (ret)
+		diag("%s: %s", what, r->err);
+	else
+		diag("%s: util %.3f q p50 %.1f p99 %.1f max %.1f KB drops %llu"
+		     " (window %llu) rtos %llu jain %.4f cct %.1f/%.1f us",
+		     what, r->util, r->q_p50_kb, r->q_p99_kb, r->q_max_kb,
+		     (unsigned long long)r->drops,
+		     (unsigned long long)r->drops_win,
+		     (unsigned long long)r->rtos, r->jain, r->cct_mean_us,
+		     r->cct_ideal_us);
+	return ret;
+}
+
+static void test_sim_conservation(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_INCAST;
+	c.cc = SIM_CC_RENO;
+	c.flows = 64;
+	c.buffer_kb = 128;
+	c.time_ms = 2;
+	ok = !run(&c, &r, "reno incast 64, 128 KB buffer");
+	ok = ok && r.drops > 0 && r.port_in == r.port_out + r.port_drop +
+		r.port_queued;
+	report(ok, "sim_bytes_conserved_with_drops");
+}
+
+static void test_determinism(void)
+{
+	struct sim_config c;
+	struct sim_result a, b, d;
+	bool ok;
+
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_RPC;
+	c.cc = SIM_CC_DCTCP;
+	c.flows = 16;
+	c.time_ms = 3;
+	c.rpc_load = 40;
+	c.seed = 42;
+	ok = !sim_run(&c, &a) && !sim_run(&c, &b);
+	ok = ok && !memcmp(&a, &b, sizeof(a)) && a.msgs_done > 50;
+	c.seed = 43;
+	ok = ok && !sim_run(&c, &d) && a.events != d.events;
+	if (!ok)
+		diag("events %llu %llu (seed 43: %llu), msgs %u",
+		     (unsigned long long)a.events,
+		     (unsigned long long)b.events,
+		     (unsigned long long)d.events, a.msgs_done);
+	report(ok, "deterministic_per_seed");
+}
+
+static void test_line_rate(enum sim_cc cc, const char *name)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_LONG;
+	c.cc = cc;
+	c.flows = 1;
+	c.time_ms = 5;
+	ok = !run(&c, &r, name);
+	report(ok && r.util > 0.95 && r.drops == 0, name);
+}
+
+static void test_dctcp_queue(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_LONG;
+	c.cc = SIM_CC_DCTCP;
+	c.flows = 8;
+	c.time_ms = 10;
+	ok = !run(&c, &r, "dctcp 8 long flows, K 100 KB");
+	/* the queue hovers around K = 100 KB: median within [K/2, 2K] */
+	ok = ok && r.util > 0.95 && r.drops == 0 && r.q_p50_kb >= 50 &&
+		r.q_p50_kb <= 200 && r.q_p99_kb < 400;
+	report(ok, "dctcp_queue_near_k");
+}
+
+static void test_leafspine_alltoall(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_ALLTOALL;
+	c.cc = SIM_CC_DCTCP;
+	c.flows = 16;
+	c.leaf_hosts = 4;
+	c.msg_kb = 32;
+	c.time_ms = 3;
+	ok = !run(&c, &r, "dctcp alltoall 16 hosts, 4 leaves");
+	/* every iteration completes, within 10x of the ideal */
+	ok = ok && r.iters >= 3 && r.cct_mean_us < 10 * r.cct_ideal_us &&
+		r.cct_mean_us >= r.cct_ideal_us * 0.99;
+	report(ok, "leafspine_alltoall_completes");
+}
+
+static void test_aicc_single(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_LONG;
+	c.cc = SIM_CC_AICC;
+	c.flows = 1;
+	c.time_ms = 5;
+	ok = !run(&c, &r, "aicc 1 long flow");
+	ok = ok && r.util > 0.95 && r.drops == 0 && r.q_p99_kb < c.ecn_kb;
+	report(ok, "aicc_single_flow_line_rate_low_queue");
+}
+
+static void test_aicc_four(void)
+{
+	struct sim_config c;
+	struct sim_result r, d;
+	bool ok;
+
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_LONG;
+	c.cc = SIM_CC_AICC;
+	c.flows = 4;
+	c.time_ms = 10;
+	ok = !run(&c, &r, "aicc 4 long flows");
+	c.cc = SIM_CC_DCTCP;
+	ok = ok && !run(&c, &d, "dctcp 4 long flows");
+	/* line rate with a queue below DCTCP's (which sits at K) */
+	report(ok && r.util > 0.95 && r.drops == 0 &&
+	       r.q_p50_kb < d.q_p50_kb, "aicc_four_flows_util_queue_below_dctcp");
+	report(ok && r.jain >= 0.99, "aicc_four_flows_fair");
+}
+
+static void test_aicc_incast(void)
+{
+	struct sim_config c;
+	struct sim_result a, d;
+	bool ok;
+
+	/*
+	 * 256 persistent connections, 64 KB each per iteration, 100 us
+	 * gaps; measured after the first 2 ms (the cold start).  DCTCP's
+	 * floor of 2 packets per flow (770 KB) overflows a 512 KB buffer.
+	 */
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_INCAST;
+	c.flows = 256;
+	c.buffer_kb = 512;
+	c.time_ms = 10;
+	c.warmup_ms = 2;
+	c.cc = SIM_CC_DCTCP;
+	ok = !run(&c, &d, "dctcp incast 256, 512 KB");
+	c.cc = SIM_CC_AICC;
+	ok = ok && !run(&c, &a, "aicc incast 256, 512 KB");
+	ok = ok && d.drops_win > 0 && a.drops_win == 0 && a.iters >= 3 &&
+		a.q_p99_kb < c.buffer_kb / 2;
+	report(ok, "aicc_incast_256_bounded_no_drops_where_dctcp_drops");
+}
+
+int main(void)
+{
+	printf("TAP version 13\n1..%d\n", NR_TESTS);
+	test_heap_order();
+	test_port_conservation();
+	test_ecn_threshold();
+	test_sim_conservation();
+	test_determinism();
+	test_line_rate(SIM_CC_RENO, "reno_single_flow_line_rate");
+	test_line_rate(SIM_CC_DCTCP, "dctcp_single_flow_line_rate");
+	test_dctcp_queue();
+	test_leafspine_alltoall();
+	test_aicc_single();
+	test_aicc_four();
+	test_aicc_incast();
+	test_line_rate(SIM_CC_SWIFT, "swift_single_flow_runs");
+	if (n_test != NR_TESTS)
+		printf("# planned %d tests, ran %d\n", NR_TESTS, n_test);
+	printf("# %d of %d failed\n", n_fail, n_test);
+	return n_fail || n_test != NR_TESTS;
+}
