@@ -34,6 +34,7 @@ struct aicc_sock {
 	struct aicc_flow f;
 	u32 last_ack_us;	/* tcp_mstamp of the last ACK, for idle gaps */
 	u32 prior_rcv_nxt;	/* receiver: rcv_nxt before the last segment */
+	u32 last_rx_us;		/* receiver: arrival of the last segment */
 	u8 ce_state;		/* receiver: last segment was CE-marked */
 	u8 inited;		/* init() ran (release() may come without) */
 };
@@ -233,6 +234,27 @@ static void aicc_ce_update(struct sock *sk, u8 ce)
 		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
 }
 
+/*
+ * Receiver side: a segment that arrives alone, long after the previous
+ * one, is ACKed at once instead of waiting for the delayed-ACK timer
+ * (40 ms on Linux).  A slow flow (hundreds of senders into one port) would
+ * otherwise see every RTT sample inflated by the timer and read it as
+ * queueing delay.  At higher rates segments come in pairs and nothing
+ * changes.
+ */
+#define AICC_LONE_GAP_US	500
+
+static void aicc_rx_segment(struct sock *sk, u8 ce)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	u32 now = (u32)tcp_sk(sk)->tcp_mstamp;
+
+	if (now - ca->last_rx_us > AICC_LONE_GAP_US)
+		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
+	ca->last_rx_us = now;
+	aicc_ce_update(sk, ce);
+}
+
 static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
@@ -242,10 +264,10 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 
 	switch (event) {
 	case CA_EVENT_ECN_IS_CE:
-		aicc_ce_update(sk, 1);
+		aicc_rx_segment(sk, 1);
 		break;
 	case CA_EVENT_ECN_NO_CE:
-		aicc_ce_update(sk, 0);
+		aicc_rx_segment(sk, 0);
 		break;
 	case CA_EVENT_TX_START:
 		if (!ca->inited)

@@ -38,8 +38,12 @@
  * (down to min_cwnd).  The kernel is given at least two whole packets and the
  * pacing rate carries the fractional window:
  *
- *   rate = gain * w * mss / srtt,  gain = pacing_gain (2 in fast start,
- *                                  1 when w < 2 packets)
+ *   rate = gain * w * mss / (base + T),  gain = pacing_gain (2 in fast
+ *                                        start, 1 when w < 2 packets)
+ *
+ * Pacing uses the RTT the flow aims for, base + T, not the smoothed RTT: an
+ * RTT inflated by a queue (or by a receiver's delayed ACKs at low rates)
+ * must not slow the pacing down further, which would feed on itself.
  *
  * States (enum aicc_mode):
  *
@@ -379,8 +383,8 @@ void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
 	f->base_rtt = clamp_rtt(rtt_ns);
 	f->base_stamp = coarse(now_ns);
 	f->flags |= AICC_F_HAVE_BASE;
-	f->inv_rtt = inv_rtt_of(f->base_rtt);
 	f->target = compute_target(f, p);
+	f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
 	update_rate(f, p);
 }
 
@@ -409,8 +413,7 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 		f->alpha = (u16)min_u64(a, ALPHA_ONE);
 	}
 	f->target = compute_target(f, p);
-	if (s->srtt_ns)
-		f->inv_rtt = inv_rtt_of(s->srtt_ns);
+	f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
 	f->flags &= ~AICC_F_CUT;
 
 	switch (f->mode) {
@@ -484,7 +487,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			}
 		}
 		if (!f->inv_rtt)
-			f->inv_rtt = inv_rtt_of(s->srtt_ns ? s->srtt_ns : rtt);
+			f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
 	}
 
 	/*

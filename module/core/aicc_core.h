@@ -75,7 +75,7 @@ struct aicc_sample {
 struct aicc_flow {
 	u64 cwnd;		/* Q16 packets */
 	u64 rate;		/* pacing rate, bytes/s */
-	u64 inv_rtt;		/* 2^32 * 1e9 / srtt_ns, for pacing */
+	u64 inv_rtt;		/* 2^32 * 1e9 / (base + target), pacing */
 	u32 base_rtt;		/* windowed minimum RTT, ns */
 	u32 base_stamp;		/* when base_rtt was set, 2^20 ns units */
 	u32 round_end;		/* round ends once prior_delivered reaches it */

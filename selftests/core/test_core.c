@@ -459,11 +459,11 @@ KTAP_CASE(sub_packet_window_paces)
 		    d.p.min_cwnd_q16);
 	ktap_expect(aicc_cwnd_pkts(&d.f) == AICC_CWND_FLOOR_PKTS,
 		    "kernel cwnd %u", aicc_cwnd_pkts(&d.f));
-	/* rate = cwnd * mss / srtt with gain 1 (above pacing_min) */
 	drv_knob(&d, AICC_K_PACING_MIN, 0);
 	d.f.cwnd = 65536 / 4;
 	drv_round_n(&d, 1000000, 0, 0, 1);
-	want = (u64)(cwnd_pkts(&d) * 1448 / 0.001);
+	/* paced over the RTT aimed for, base + target, not the srtt */
+	want = (u64)(cwnd_pkts(&d) * 1448 * 1e9 / (d.f.base_rtt + d.f.target));
 	ktap_expect(d.f.cwnd < 65536, "window %.3f not below one packet",
 		    cwnd_pkts(&d));
 	ktap_expect(d.f.rate > want * 0.9 && d.f.rate < want * 1.1,
