@@ -215,7 +215,9 @@ u64 sim_rto_ps(const struct sim *s, const struct flow *f)
 
 static void rto_arm(struct sim *s, struct flow *f)
 {
-	f->rto_deadline = s->now + sim_rto_ps(s, f);
+	/* as tcp_reset_xmit_timer(): plus the pacing delay already queued */
+	f->rto_deadline = s->now + sim_rto_ps(s, f) +
+		(f->next_tx_ps > s->now ? f->next_tx_ps - s->now : 0);
 	f->rto_armed = true;
 	if (!f->rto_ev || f->rto_ev > f->rto_deadline) {
 		f->rto_ev = f->rto_deadline;
@@ -248,26 +250,16 @@ static bool has_data(struct sim *s, struct flow *f)
 	       f->snd_nxt - f->snd_una < s->c->max_cwnd;
 }
 
-static inline bool can_send(struct sim *s, struct flow *f)
-{
-	return f->inflight < f->cwnd && has_data(s, f);
-}
-
-static void flow_poke(struct sim *s, struct flow *f)
+static void flow_sched(struct sim *s, struct flow *f)
 {
 	struct host *h;
+	u64 edt;
 
-	if (f->in_rr || f->pace_ev)
+	if (f->in_rr || f->pace_ev || qring_empty(&f->hq))
 		return;
-	if (f->inflight >= f->cwnd)
-		return;
-	if (!has_data(s, f)) {
-		/* a bubble: rate samples until it drains are app-limited */
-		f->app_limited = (f->delivered + f->inflight) ?: 1;
-		return;
-	}
-	if (f->next_tx_ps > s->now) {
-		f->pace_ev = f->next_tx_ps;
+	edt = s->pk[qring_front(&f->hq)].edt;
+	if (edt > s->now) {
+		f->pace_ev = edt;
 		sim_push(s, f->pace_ev, EV_PACE, f->id);
 		return;
 	}
@@ -279,6 +271,33 @@ static void flow_poke(struct sim *s, struct flow *f)
 	f->in_rr = true;
 	if (!h->nic_busy)
 		nic_kick(s, f->src);
+}
+
+static u32 flow_send(struct sim *s, struct flow *f);
+
+/*
+ * TCP hands every packet the window allows to the host at once, stamped
+ * with its earliest departure time (EDT, as Linux does with fq); the host
+ * releases them at that time.  Packets waiting in the host are in flight.
+ */
+static void flow_fill(struct sim *s, struct flow *f)
+{
+	while (f->inflight < f->cwnd) {
+		u32 pi;
+
+		if (!has_data(s, f)) {
+			/* a bubble: samples until it drains are app-limited */
+			if (qring_empty(&f->hq))
+				f->app_limited = (f->delivered + f->inflight) ?: 1;
+			break;
+		}
+		pi = flow_send(s, f);
+		if (pi == SIM_NONE || qring_push(&f->hq, pi)) {
+			s->oom = true;
+			return;
+		}
+	}
+	flow_sched(s, f);
 }
 
 static int sb_grow(struct flow *f)
@@ -318,9 +337,15 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	struct seg *g;
 	u32 seq, i;
 	struct pkt *p;
+	u64 edt;
 
-	if (f->ever_sent && f->snd_una == f->snd_nxt && s->ops->on_tx_start)
-		s->ops->on_tx_start(s, f, (s->now - f->last_tx_ps) / PS_PER_NS);
+	if (f->ever_sent && !f->inflight && f->snd_una == f->snd_nxt &&
+	    s->ops->on_tx_start) {
+		/* idle since the last ACK, as the kernel glue measures it */
+		u64 last = f->last_ack_ps ? f->last_ack_ps : f->last_tx_ps;
+
+		s->ops->on_tx_start(s, f, (s->now - last) / PS_PER_NS);
+	}
 	rq_clean(f);
 	if (!qring_empty(&f->rq)) {
 		seq = (u32)qring_pop(&f->rq);
@@ -338,7 +363,8 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	i = pkt_alloc(s);
 	if (i == SIM_NONE)
 		return SIM_NONE;
-	g->tx_ps = s->now;
+	edt = f->next_tx_ps > s->now ? f->next_tx_ps : s->now;
+	g->tx_ps = edt;
 	g->del_at_send = f->delivered;
 	g->tx_order = ++f->tx_order;
 	g->state = SEG_OUT;
@@ -357,12 +383,11 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	p->flags = P_ECT | (retx ? P_RETX : 0);
 	p->nsack = 0;
 	p->ce = 0;
-	if (f->pacing) {
-		u64 t = f->next_tx_ps > s->now ? f->next_tx_ps : s->now;
-
-		f->next_tx_ps = t + (u64)(g->len + SIM_HDR_IP) *
+	p->edt = edt;
+	f->next_tx_ps = edt;
+	if (f->pacing)
+		f->next_tx_ps += (u64)(g->len + SIM_HDR_IP) *
 			1000000000000ULL / f->pacing;
-	}
 	f->last_tx_ps = s->now;
 	f->ever_sent = true;
 	s->r->pkts_sent++;
@@ -400,16 +425,13 @@ static void nic_kick(struct sim *s, u32 hid)
 		struct flow *f = &s->flows[qring_pop(&h->rr)];
 
 		f->in_rr = false;
-		if (can_send(s, f) && f->next_tx_ps <= s->now) {
-			u32 pi = flow_send(s, f);
-
-			if (pi == SIM_NONE)
-				return;
-			nic_put(s, hid, pi);
-			flow_poke(s, f);
+		if (!qring_empty(&f->hq) &&
+		    s->pk[qring_front(&f->hq)].edt <= s->now) {
+			nic_put(s, hid, (u32)qring_pop(&f->hq));
+			flow_sched(s, f);
 			return;
 		}
-		flow_poke(s, f);
+		flow_sched(s, f);
 	}
 }
 
@@ -650,6 +672,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	smp.mss = f->mss;
 	smp.app_limited = a.best ? !!(a.best->flags & SEGF_APPLTD) : 0;
 	s->ops->on_ack(s, f, &smp);
+	f->last_ack_ps = s->now;
 
 	if (f->snd_una != una0 || a.acked) {
 		f->backoff = 0;
@@ -658,7 +681,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 		else
 			f->rto_armed = false;
 	}
-	flow_poke(s, f);
+	flow_fill(s, f);
 }
 
 static void on_rto(struct sim *s, struct flow *f)
@@ -688,7 +711,7 @@ static void on_rto(struct sim *s, struct flow *f)
 		f->backoff++;
 	f->next_tx_ps = s->now;
 	rto_arm(s, f);
-	flow_poke(s, f);
+	flow_fill(s, f);
 }
 
 /* ---- workloads ---- */
@@ -728,7 +751,7 @@ static void post_msg(struct sim *s, struct flow *f, u64 bytes, u32 tag)
 		m->last_len = (u16)(bytes - (npk - 1) * f->mss);
 	}
 	f->app_end = m->end_seq;
-	flow_poke(s, f);
+	flow_fill(s, f);
 }
 
 static u64 msg_bytes(const struct sim *s)
@@ -847,12 +870,15 @@ static void on_trace(struct sim *s)
 		struct flow *f = &s->flows[i];
 
 		fprintf(out, "%.1f flow %u gbit %.2f cwnd %u pacing_gbit %.2f "
-			"inflight %u srtt_us %.2f q_kb %.1f",
+			"inflight %u srtt_us %.2f q_kb %.1f una %u nxt %u "
+			"end %u rto %d/%u",
 			(double)s->now / PS_PER_US, i,
 			(double)(f->rx_bytes - f->rx_trace) * 8 /
 			((double)iv / 1e12) / 1e9, f->cwnd,
 			(double)f->pacing * 8 / 1e9, f->inflight,
-			(double)f->srtt_ps / PS_PER_US, q / 1024.0);
+			(double)f->srtt_ps / PS_PER_US, q / 1024.0,
+			f->snd_una, f->snd_nxt, f->app_end, f->rto_armed,
+			f->backoff);
 		if (s->c->cc == SIM_CC_AICC) {
 			struct aicc_info ai;
 
@@ -1231,7 +1257,7 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 		if (f->pace_ev != e->t)
 			break;
 		f->pace_ev = 0;
-		flow_poke(s, f);
+		flow_sched(s, f);
 		break;
 	case EV_RTO:
 		f = &s->flows[e->arg];
@@ -1393,6 +1419,7 @@ static void sim_free(struct sim *s)
 			free(f->sb);
 			free(f->txq.a);
 			free(f->rq.a);
+			free(f->hq.a);
 			free(f->rcv_have);
 			free(f->msgs);
 		}

@@ -83,6 +83,7 @@ u64 ser_ps(u64 bytes, u64 rate_bps);
 #define P_RETX		0x08
 
 struct pkt {
+	u64 edt;		/* earliest departure time from the host */
 	u32 flow;
 	u32 seq;		/* data: sequence; ACK: cumulative ACK */
 	u32 next;		/* free list, NIC ACK FIFO */
@@ -171,9 +172,11 @@ struct flow {
 	u32 sb_mask;
 	struct qring txq;	/* transmissions in send order: ord<<32|seq */
 	struct qring rq;	/* retransmission queue: seq */
+	struct qring hq;	/* packets handed to the host (fq), by EDT */
 	u32 tx_order, max_del_order;
 	u32 inflight, delivered, delivered_ce, app_limited;
 	u64 next_tx_ps, last_tx_ps;
+	u64 last_ack_ps;	/* when the last ACK was processed */
 	bool in_rr, ever_sent;
 	u64 pace_ev, rto_ev, rto_deadline;
 	bool rto_armed;
