@@ -215,6 +215,10 @@ static void swift_init(struct sim *s, struct flow *f)
 
 	memset(w, 0, sizeof(*w));
 	w->cwnd = s->c->init_cwnd;
+	/* Swift's base target is configured for the fabric: the path's
+	 * unloaded RTT here, not a measured minimum (which a late flow
+	 * would take with the standing queue in it) */
+	w->base_rtt_ns = (u32)(f->path_rtt_ps / PS_PER_NS);
 	swift_apply(s, f);
 }
 
@@ -245,8 +249,6 @@ static void swift_on_ack(struct sim *s, struct flow *f,
 	if (smp->rtt_ns >= 0) {
 		double d = (double)smp->rtt_ns, t;
 
-		if (!w->base_rtt_ns || smp->rtt_ns < w->base_rtt_ns)
-			w->base_rtt_ns = (u32)smp->rtt_ns;
 		t = swift_target(s, f);
 		if (d < t) {
 			if (w->cwnd >= 1)
@@ -329,6 +331,10 @@ static void aicc_count(struct sim *s, unsigned int ev)
 		s->r->cc_loss_cuts++;
 	if (ev & AICC_EV_START_EXIT)
 		s->r->cc_start_exits++;
+	if (ev & AICC_EV_IDLE_RESUME)
+		s->r->cc_idle_resumes++;
+	if (ev & AICC_EV_IDLE_RESET)
+		s->r->cc_idle_resets++;
 }
 
 static void aicc_out(struct sim *s, struct flow *f)

@@ -150,11 +150,16 @@ static void print_json(const struct sim_config *c, const struct sim_result *r,
 	       (unsigned long long)r->pkts_sent,
 	       (unsigned long long)r->retrans, (unsigned long long)r->rtos);
 	printf("  \"cc_cuts\": {\"delay\": %llu, \"ecn\": %llu, \"loss\": %llu,"
-	       " \"start_exits\": %llu},\n",
+	       " \"start_exits\": %llu, \"idle_resumes\": %llu, "
+	       "\"idle_resets\": %llu},\n",
 	       (unsigned long long)r->cc_delay_cuts,
 	       (unsigned long long)r->cc_ecn_cuts,
 	       (unsigned long long)r->cc_loss_cuts,
-	       (unsigned long long)r->cc_start_exits);
+	       (unsigned long long)r->cc_start_exits,
+	       (unsigned long long)r->cc_idle_resumes,
+	       (unsigned long long)r->cc_idle_resets);
+	printf("  \"drops_window\": %llu,\n",
+	       (unsigned long long)r->drops_win);
 	printf("  \"fct\": [");
 	for (i = 0; i < SIM_NR_FCT; i++) {
 		const struct sim_fct_class *f = &r->fct[i];
@@ -197,18 +202,22 @@ static void print_table(const struct sim_config *c,
 	printf("queue         p50 %.1f KB, p99 %.1f KB (%.2f us), "
 	       "max %.1f KB (%.2f us)\n", r->q_p50_kb, r->q_p99_kb,
 	       r->q_p99_us, r->q_max_kb, r->q_max_us);
-	printf("packets       %llu sent, %llu retransmitted, %llu dropped, "
-	       "%llu ECN-marked, %llu ACKs dropped\n",
+	printf("packets       %llu sent, %llu retransmitted, %llu dropped "
+	       "(%llu in window), %llu ECN-marked, %llu ACKs dropped\n",
 	       (unsigned long long)r->pkts_sent,
 	       (unsigned long long)r->retrans, (unsigned long long)r->drops,
+	       (unsigned long long)r->drops_win,
 	       (unsigned long long)r->ecn_marks,
 	       (unsigned long long)r->ack_drops);
 	printf("timeouts      %llu\n", (unsigned long long)r->rtos);
-	printf("cc cuts       delay %llu, ecn %llu, loss %llu, start exits "
-	       "%llu\n", (unsigned long long)r->cc_delay_cuts,
+	printf("cc events     cuts: delay %llu, ecn %llu, loss %llu; start exits "
+	       "%llu; idle resumes %llu, resets %llu\n",
+	       (unsigned long long)r->cc_delay_cuts,
 	       (unsigned long long)r->cc_ecn_cuts,
 	       (unsigned long long)r->cc_loss_cuts,
-	       (unsigned long long)r->cc_start_exits);
+	       (unsigned long long)r->cc_start_exits,
+	       (unsigned long long)r->cc_idle_resumes,
+	       (unsigned long long)r->cc_idle_resets);
 	if (r->msgs_done || r->msgs_open) {
 		printf("messages      %u done, %u unfinished\n", r->msgs_done,
 		       r->msgs_open);

@@ -1072,8 +1072,10 @@ static int flows_setup(struct sim *s)
 			for (hop = 0; hop < f->nhops[k]; hop++)
 				one_way += s->ports[f->path[k][hop]].prop_ps;
 		/* handshake RTT: propagation plus one packet per hop */
-		f->srtt_ps = one_way + ser_ps((u64)s->data_wire + SIM_ACK_WIRE,
-					     s->hosts[0].nic_rate) * f->nhops[0];
+		f->path_rtt_ps = one_way +
+			ser_ps((u64)s->data_wire + SIM_ACK_WIRE,
+			       s->hosts[0].nic_rate) * f->nhops[0];
+		f->srtt_ps = f->path_rtt_ps;
 		f->rttvar_ps = f->srtt_ps / 2;
 		f->ideal_hop_ps = f->nhops[0] * s->ports[f->src].prop_ps +
 			(f->nhops[0] - 1) * ser_ps(s->data_wire,
@@ -1239,6 +1241,23 @@ static void on_arrive(struct sim *s, u32 pi)
 	}
 }
 
+/* The RTT a SYN and its SYN-ACK would see now: queues included. */
+static u64 handshake_rtt(struct sim *s, struct flow *f)
+{
+	u64 rtt = f->path_rtt_ps;
+	u32 k, hop;
+
+	for (k = 0; k < 2; k++) {
+		for (hop = 1; hop < f->nhops[k]; hop++) {
+			struct port *p = &s->ports[f->path[k][hop]];
+
+			port_drain(p, s->now);
+			rtt += ser_ps(p->qbytes, p->rate_bps);
+		}
+	}
+	return rtt;
+}
+
 static void dispatch(struct sim *s, const struct sim_ev *e)
 {
 	struct flow *f;
@@ -1287,6 +1306,12 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 	case EV_START:
 		f = &s->flows[e->arg];
 		f->active = true;
+		if (s->now) {
+			/* a late connection: its handshake sees the queues */
+			f->srtt_ps = handshake_rtt(s, f);
+			f->rttvar_ps = f->srtt_ps / 2;
+			s->ops->init(s, f);
+		}
 		post_msg(s, f, 0, 0);
 		break;
 	case EV_STOP:

@@ -120,6 +120,7 @@ struct sim_result {
 	double conv_us;		/* time to Jain >= 0.95 and stay, <0: never */
 	/* controller events (aicc: AICC_EV_*, others: their own cuts) */
 	u64 cc_delay_cuts, cc_ecn_cuts, cc_loss_cuts, cc_start_exits;
+	u64 cc_idle_resumes, cc_idle_resets;	/* aicc only */
 	char err[160];
 };
 

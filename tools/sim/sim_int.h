@@ -205,6 +205,7 @@ struct flow {
 	u64 rx_trace;		/* rx_bytes at the last trace line */
 	u64 start_ps, stop_ps;
 	u64 ideal_hop_ps;	/* one-way propagation + store-and-forward */
+	u64 path_rtt_ps;	/* unloaded RTT: propagation + serialisation */
 };
 
 struct host {
