@@ -297,17 +297,11 @@ enum {
 	OPT_MODE_BASE = 300,
 };
 
-#define COPTS_LONGOPTS						\
-	{ "host", required_argument, NULL, 'c' },		\
-	{ "port", required_argument, NULL, 'p' },		\
-	{ "json", no_argument, NULL, 'j' },			\
-	{ "verbose", no_argument, NULL, 'v' },			\
-	{ "help", no_argument, NULL, 'h' },			\
-	{ "cc", required_argument, NULL, OPT_CC },		\
-	{ "server-cc", required_argument, NULL, OPT_SERVER_CC },	\
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },	\
-	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT }
 #define COPTS_SHORTOPTS "c:p:jvh"
+
+/* The common long options followed by a mode's own (NULL-terminated). */
+struct option;
+struct option *copts_longopts(const struct option *mode);
 
 /* Common client options; returns 1 if consumed, 0 if not ours. */
 int copts_parse(struct copts *o, int opt, const char *arg);

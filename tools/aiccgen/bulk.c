@@ -488,8 +488,7 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 
 int cmd_bulk(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		COPTS_LONGOPTS,
+	static const struct option mode_lo[] = {
 		{ "flows", required_argument, NULL, 'n' },
 		{ "time", required_argument, NULL, 't' },
 		{ "stagger", required_argument, NULL, OPT_STAGGER },
@@ -502,9 +501,11 @@ int cmd_bulk(int argc, char **argv)
 		.n = 1, .secs = 10, .interval_ms = 1000, .lowat = 256 * 1024,
 	};
 	struct netns_counters na, nb;
+	struct option *lo;
 	uint64_t deadline, span;
 	int opt, ready, i;
 
+	lo = copts_longopts(mode_lo);
 	copts_init(&b.o);
 	opterr = 0;
 	optind = 1;
@@ -587,7 +588,8 @@ int cmd_bulk(int argc, char **argv)
 		return GEN_EXIT_RUN;
 	for (i = 0; i < b.n; i++) {
 		if (b.c[i].state != CS_READY) {
-			b.f[i].done = b.f[i].stopped = true;
+			b.f[i].done = true;
+			b.f[i].stopped = true;
 			b.errors++;
 			gen_err("flow %d: %s", i, b.c[i].err);
 		} else if (b.lowat) {

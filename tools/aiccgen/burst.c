@@ -19,7 +19,7 @@
  *            sending SIZE bytes alone, one after the other.
  *
  * An iteration's completion time runs from the moment its first burst is
- * handed to the sockets to the last acknowledgement of its last step.
+ * handed to the sockets to the last acknowledgment of its last step.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -100,7 +100,7 @@ static void burst_help(FILE *f)
 		"Synchronized bursts over N persistent connections (opened once), one\n"
 		"burst per iteration, with an idle gap between iterations.  Reports\n"
 		"each iteration's completion time (first byte handed to the sockets to\n"
-		"the last acknowledgement) and p50/p99/max, and the ratio to the ideal\n"
+		"the last acknowledgment) and p50/p99/max, and the ratio to the ideal\n"
 		"time when the bottleneck rate is given.\n\n"
 		"  -n, --senders N      connections (default 4, max %d)\n"
 		"  --size BYTES         bytes per connection per burst (default 256K;\n"
@@ -309,7 +309,7 @@ static void finish_iteration(struct burst *b, uint64_t now)
 		if (d > r->fmax)
 			r->fmax = d;
 	}
-	/* The last acknowledgement is the iteration's end. */
+	/* The last acknowledgment is the iteration's end. */
 	r->ct = r->fmax;
 
 	/* Counters are read after the clock stopped, during the gap. */
@@ -364,7 +364,8 @@ static int burst_run(struct burst *b, uint64_t deadline)
 			break;
 		}
 		if (running && now >= b->t_iter + it_to) {
-			burst_fail(b, "iteration %d timed out after %g s (step %d of %d, %d connection%s still waiting)",
+			burst_fail(b,
+				   "iteration %d timed out after %g s (step %d of %d, %d connection%s still waiting)",
 				   b->iter, b->iter_timeout, b->phase + 1,
 				   b->nphases, b->pending,
 				   b->pending == 1 ? "" : "s");
@@ -523,11 +524,12 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 		return;
 	}
 
-	printf("%s incast: pattern %s, %d connection%s to %s port %d, %llu bytes each, %d steps, %d iterations (+%d warmup), gap %g ms, cc %s\n",
+	printf("%s incast: pattern %s, %d connection%s to %s port %d, cc %s\n",
 	       GEN_NAME, pattern_names[b->pat], b->n, b->n > 1 ? "s" : "",
-	       b->o.hosts[0], b->o.port, (unsigned long long)b->size,
-	       b->nphases, b->iters, b->warmup, b->gap_ms,
-	       b->o.cc ? b->o.cc : "default");
+	       b->o.hosts[0], b->o.port, b->o.cc ? b->o.cc : "default");
+	printf("%llu bytes each, %d step%s, %d iterations (+%d warmup), gap %g ms\n",
+	       (unsigned long long)b->size, b->nphases,
+	       b->nphases > 1 ? "s" : "", b->iters, b->warmup, b->gap_ms);
 	printf("%5s %10s %12s %12s %12s %7s %5s%s\n", "iter", "start_s", "ct_us",
 	       "flow_min_us", "flow_max_us", "retrans", "rto",
 	       ideal ? "   ratio" : "");
@@ -551,8 +553,9 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 		double p99 = ns_to_us(pct_sorted(v, cnt, 99));
 		double mx = ns_to_us(v[cnt - 1]);
 
-		printf("completion over %d iterations: min %.1f mean %.1f p50 %.1f p99 %.1f max %.1f us\n",
-		       cnt, ns_to_us(v[0]), mean / 1e3, p50, p99, mx);
+		printf("completion over %d iterations, us: ", cnt);
+		printf("min %.1f mean %.1f p50 %.1f p99 %.1f max %.1f\n",
+		       ns_to_us(v[0]), mean / 1e3, p50, p99, mx);
 		printf("retransmissions %llu, RTOs %s%lld\n",
 		       (unsigned long long)retrans,
 		       rto_ok ? "" : nrto_ok ? "(netns) " : "n/a ",
@@ -572,8 +575,7 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 
 int cmd_incast(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		COPTS_LONGOPTS,
+	static const struct option mode_lo[] = {
 		{ "senders", required_argument, NULL, 'n' },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "iters", required_argument, NULL, OPT_ITERS },
@@ -590,10 +592,12 @@ int cmd_incast(int argc, char **argv)
 		.iter_timeout = 10,
 	};
 	struct netns_counters na, nb;
+	struct option *lo;
 	uint64_t deadline;
 	int opt, ready, i, total;
 	bool failed = false;
 
+	lo = copts_longopts(mode_lo);
 	copts_init(&b.o);
 	opterr = 0;
 	optind = 1;

@@ -24,7 +24,7 @@ static const struct {
 
 #define NCMDS ((int)(sizeof(cmds) / sizeof(cmds[0])))
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f, "usage: %s [-j] MODE [OPTIONS]\n"
 		"       %s MODE -h\n\n"
@@ -57,16 +57,18 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			gen_json_global = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+		}
+		if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
 			printf("%s protocol %d\n", GEN_NAME, WIRE_VERSION);
 			return 0;
-		} else {
-			gen_usage_err("unknown global option '%s' (try '%s -h')",
-				      a, GEN_NAME);
 		}
+		gen_usage_err("unknown global option '%s' (try '%s -h')", a,
+			      GEN_NAME);
 	}
 	if (i >= argc)
 		gen_usage_err("no mode given (try '%s -h')", GEN_NAME);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -221,16 +222,16 @@ static int proc_lookup(const char *path, const char *prefix,
 			break;
 		if (strncmp(names, prefix, plen) || strncmp(vals, prefix, plen))
 			continue;
-		n = strtok_r(names + plen, " \n", &sn);
-		v = strtok_r(vals + plen, " \n", &sv);
+		n = strtok_r(names + plen, "\n ", &sn);
+		v = strtok_r(vals + plen, "\n ", &sv);
 		while (n && v) {
 			if (!strcmp(n, name)) {
 				*out = strtoull(v, NULL, 10);
 				ret = 0;
 				break;
 			}
-			n = strtok_r(NULL, " \n", &sn);
-			v = strtok_r(NULL, " \n", &sv);
+			n = strtok_r(NULL, "\n ", &sn);
+			v = strtok_r(NULL, "\n ", &sv);
 		}
 		if (ret == 0)
 			break;
@@ -271,7 +272,8 @@ void netns_counters_text(FILE *f, const struct netns_counters *a,
 {
 	if (!a->valid || !b->valid)
 		return;
-	fprintf(f, "netns: retrans_segs %llu rto_timeouts %llu loss_probes %llu spurious_rtos %llu\n",
+	fprintf(f,
+		"netns: retrans_segs %llu rto_timeouts %llu loss_probes %llu spurious_rtos %llu\n",
 		(unsigned long long)(b->retrans_segs - a->retrans_segs),
 		(unsigned long long)(b->timeouts - a->timeouts),
 		(unsigned long long)(b->loss_probes - a->loss_probes),
@@ -297,7 +299,8 @@ void loop_free(struct loop *l)
 		close(l->tfd);
 	if (l->ep >= 0)
 		close(l->ep);
-	l->ep = l->tfd = -1;
+	l->ep = -1;
+	l->tfd = -1;
 }
 
 int loop_add(struct loop *l, int fd, uint32_t events, void *ptr)
@@ -358,6 +361,33 @@ void copts_init(struct copts *o)
 	o->port = GEN_DEFAULT_PORT;
 	o->connect_timeout = 10;
 	o->json = gen_json_global;
+}
+
+static const struct option common_lo[] = {
+	{ "host", required_argument, NULL, 'c' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "cc", required_argument, NULL, OPT_CC },
+	{ "server-cc", required_argument, NULL, OPT_SERVER_CC },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+};
+
+struct option *copts_longopts(const struct option *mode)
+{
+	size_t nc = sizeof(common_lo) / sizeof(common_lo[0]), nm = 0;
+	struct option *o;
+
+	while (mode[nm].name)
+		nm++;
+	o = calloc(nc + nm + 1, sizeof(*o));
+	if (!o)
+		gen_usage_err("out of memory");
+	memcpy(o, common_lo, sizeof(common_lo));
+	memcpy(o + nc, mode, nm * sizeof(*o));
+	return o;
 }
 
 int copts_parse(struct copts *o, int opt, const char *arg)

@@ -352,8 +352,7 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 
 int cmd_rpc(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		COPTS_LONGOPTS,
+	static const struct option mode_lo[] = {
 		{ "req", required_argument, NULL, OPT_REQ },
 		{ "resp", required_argument, NULL, OPT_RESP },
 		{ "rate", required_argument, NULL, OPT_RATE },
@@ -369,11 +368,13 @@ int cmd_rpc(int argc, char **argv)
 		.drain = 2, .seed = 1,
 	};
 	struct netns_counters na, nb;
+	struct option *lo;
 	uint64_t deadline;
 	double expect;
 	int opt, ready, i;
 	bool failed = false;
 
+	lo = copts_longopts(mode_lo);
 	copts_init(&r.o);
 	opterr = 0;
 	optind = 1;

@@ -67,7 +67,7 @@ static void server_help(FILE *f)
 		"usage: %s server [-p PORT] [-B ADDR] [--cc NAME] [--duration SEC]\n"
 		"                      [--port-file FILE] [-j] [-v]\n\n"
 		"Accepts any number of connections and serves every client mode: sink\n"
-		"(bulk), request/response (rpc), bursts with acknowledgements (incast and\n"
+		"(bulk), request/response (rpc), bursts with acknowledgments (incast and\n"
 		"its patterns).  Runs until SIGINT/SIGTERM or --duration, then prints a\n"
 		"summary.\n\n"
 		"  -p, --port PORT      listen port (default %d; 0 picks a free port)\n"
@@ -121,7 +121,8 @@ static void sconn_close(struct server *s, struct sconn *c, const char *why)
 		struct tcpinfo_snap ti;
 
 		tcpinfo_get(c->fd, &ti);
-		fprintf(stderr, "%s: server: conn %u from %s (%s): %s, rx %llu tx %llu bytes, %llu requests, %.3f s; ",
+		fprintf(stderr,
+			"%s: server: conn %u from %s (%s): %s, rx %llu tx %llu bytes, %llu requests, %.3f s; ",
 			GEN_NAME, c->id, c->peer, sstate_name(c->state), why,
 			(unsigned long long)c->rx_bytes,
 			(unsigned long long)c->tx.bytes,
@@ -595,10 +596,11 @@ int cmd_server(int argc, char **argv)
 		jw_obj_end(&w);
 		jw_end(&w);
 	} else {
-		printf("%s server: %llu connections (sink %llu, msg %llu, refused %llu), rx %llu bytes, tx %llu bytes, %llu requests, %llu resets, %llu errors\n",
+		printf("%s server: %llu connections (sink %llu, msg %llu, refused %llu), ",
 		       GEN_NAME, (unsigned long long)s.accepted,
 		       (unsigned long long)s.sink, (unsigned long long)s.msg,
-		       (unsigned long long)s.refused,
+		       (unsigned long long)s.refused);
+		printf("rx %llu bytes, tx %llu bytes, %llu requests, %llu resets, %llu errors\n",
 		       (unsigned long long)s.rx_bytes,
 		       (unsigned long long)s.tx_bytes,
 		       (unsigned long long)s.reqs,

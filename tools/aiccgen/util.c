@@ -275,7 +275,9 @@ void txq_free(struct txq *q)
 {
 	free(q->items);
 	q->items = NULL;
-	q->cap = q->count = q->head = 0;
+	q->cap = 0;
+	q->count = 0;
+	q->head = 0;
 }
 
 /* ---- receive parser ---- */
