@@ -12,7 +12,9 @@
  * began is acknowledged):
  *
  *   base   = windowed minimum RTT                       (min_rtt_win_ms)
- *   d      = min RTT sample of the round - base          queueing delay
+ *   d      = min RTT sample of this and the previous round - base
+ *            (queueing delay; a spike of host or scheduling noise has to
+ *            last two rounds to count)
  *   F      = CE-marked / delivered packets of the round
  *   alpha <- alpha + ecn_g * (F - alpha)                 as DCTCP's alpha
  *
@@ -399,9 +401,16 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 	u64 cut = 0;
 
 	f->last_del = del;
-	if (f->flags & AICC_F_HAVE_RTT)
-		f->qdelay = f->round_rtt > f->base_rtt ?
-			    f->round_rtt - f->base_rtt : 0;
+	if (f->flags & AICC_F_HAVE_RTT) {
+		u32 rtt = f->round_rtt;
+
+		/* Two-round minimum: a delay spike must last two rounds. */
+		if ((f->flags & AICC_F_HAVE_PREV) && f->prev_rtt < rtt)
+			rtt = f->prev_rtt;
+		f->prev_rtt = f->round_rtt;
+		f->flags |= AICC_F_HAVE_PREV;
+		f->qdelay = rtt > f->base_rtt ? rtt - f->base_rtt : 0;
+	}
 	if (del) {
 		u64 frac = aicc_udiv64(min_u64(ce, del) << 15, del);
 		u64 a = f->alpha;
@@ -519,9 +528,13 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		new_round(f, s);
 	} else if (f->mode == AICC_MODE_START) {
 		f->cwnd += (u64)s->acked << 16;
+		u64 rtt = f->round_rtt;
+
+		if (f->flags & AICC_F_HAVE_PREV)
+			rtt = min_u64(rtt, f->prev_rtt);
 		if (ce_seen ||
 		    ((f->flags & AICC_F_HAVE_RTT) &&
-		     (u64)(f->round_rtt - min_u64(f->round_rtt, f->base_rtt)) >
+		     rtt - min_u64(rtt, f->base_rtt) >
 		     aicc_mul_shr(f->target, p->start_exit_q16, 16))) {
 			f->mode = AICC_MODE_TRACK;
 			ev |= AICC_EV_START_EXIT;

@@ -82,6 +82,7 @@ struct aicc_flow {
 	u32 round_del0;		/* delivered at round start */
 	u32 round_ce0;		/* delivered_ce at round start */
 	u32 round_rtt;		/* smallest RTT sample this round, ns */
+	u32 prev_rtt;		/* smallest RTT sample of the previous round */
 	u32 last_del;		/* packets delivered in the last full round */
 	u32 target;		/* current queueing-delay target, ns */
 	u32 qdelay;		/* queueing delay of the last round, ns */
@@ -97,6 +98,7 @@ struct aicc_flow {
 #define AICC_F_APP_LIMITED	0x02	/* round had an app-limited sample */
 #define AICC_F_HAVE_RTT		0x04	/* round_rtt holds a sample */
 #define AICC_F_HAVE_BASE	0x08	/* base_rtt is valid */
+#define AICC_F_HAVE_PREV	0x10	/* prev_rtt is valid */
 
 /* Events reported to the caller, for counters and tracing. */
 #define AICC_EV_ROUND		0x0001

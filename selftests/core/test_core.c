@@ -224,7 +224,9 @@ KTAP_CASE(fast_start_doubles_then_exits_on_delay)
 	ktap_expect(cwnd_pkts(&d) > 1.9 * before && cwnd_pkts(&d) < 2.1 * before,
 		    "cwnd %.1f -> %.1f is not a doubling", before,
 		    cwnd_pkts(&d));
-	/* base 100 us, target 25 us; 60 us of queue ends fast start */
+	/* base 100 us, target 25 us: 60 us of queue, for two rounds */
+	drv_round(&d, 160000, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_START, "one noisy round ended START");
 	drv_round(&d, 160000, 0, 0);
 	ktap_expect(d.f.mode == AICC_MODE_TRACK, "fast start did not end");
 }
@@ -268,6 +270,7 @@ KTAP_CASE(delay_decrease_proportional_and_capped)
 	drv_round(&d, 100000, 0, 0);
 	/* qdelay 50 us against a target of 25 us (+ flow scaling) */
 	drv_round(&d, 150000, 0, 0);
+	drv_round(&d, 150000, 0, 0);
 	w0 = cwnd_pkts(&d);
 	drv_round(&d, 100000, 0, 0);	/* decision on the 150 us round */
 	w1 = cwnd_pkts(&d);
@@ -279,10 +282,28 @@ KTAP_CASE(delay_decrease_proportional_and_capped)
 	/* a huge delay is capped at max_mdf = 0.5 */
 	drv_round(&d, 100000, 0, 0);
 	drv_round(&d, 5000000, 0, 0);
+	drv_round(&d, 5000000, 0, 0);
 	w0 = cwnd_pkts(&d);
 	drv_round(&d, 100000, 0, 0);
 	ktap_expect(fabs(cwnd_pkts(&d) - w0 * 0.5) < 0.01 * w0,
 		    "cut %.2f -> %.2f, want half", w0, cwnd_pkts(&d));
+}
+
+KTAP_CASE(one_noisy_round_does_not_cut)
+{
+	struct drv d;
+	double w0;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 900000, 0, 0);	/* a 0.8 ms scheduling hiccup */
+	w0 = cwnd_pkts(&d);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	ktap_expect(cwnd_pkts(&d) > w0, "cut on one noisy round: %.2f -> %.2f",
+		    w0, cwnd_pkts(&d));
 }
 
 KTAP_CASE(decrease_at_most_once_per_round)
