@@ -51,6 +51,8 @@ struct bulk {
 	bool win_a_done, win_b_done;
 	int nint, next_iv;
 	uint64_t last_sample;
+	uint64_t t_end;			/* when the run actually ended */
+	bool interrupted;		/* stopped early: signal or deadline */
 	double *iv_mbps;		/* nint x n, NAN: flow inactive */
 	int64_t *iv_retr;		/* nint x n, -1: flow inactive */
 	int errors;
@@ -322,6 +324,12 @@ static int bulk_run(struct bulk *b, uint64_t deadline)
 				flow_write(b, i);
 		}
 	}
+	b->t_end = b->t0 + b->dur;
+	if (ret < 0) {
+		b->interrupted = true;
+		if (now_ns() < b->t_end)
+			b->t_end = now_ns();
+	}
 	/* Whatever is still open: final numbers, then close. */
 	for (int i = 0; i < b->n; i++) {
 		struct flow *f = &b->f[i];
@@ -338,6 +346,7 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 			const struct netns_counters *nb)
 {
 	double wsecs = ns_to_s(b->win_b - b->win_a);
+	double elapsed = ns_to_s(b->t_end - b->t0);
 	double *wr = calloc((unsigned int)b->n, sizeof(double));
 	double wtotal = 0, jain = NAN;
 	uint64_t total_bytes = 0;
@@ -420,7 +429,9 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 		}
 		jw_arr_end(&w);
 		jw_uint(&w, "total_bytes", total_bytes);
-		jw_num(&w, "total_mbps", total_bytes * 8 / b->secs / 1e6);
+		jw_num(&w, "elapsed_s", elapsed);
+		jw_num(&w, "total_mbps", elapsed > 0 ?
+		       total_bytes * 8 / elapsed / 1e6 : 0);
 		jw_obj(&w, "fairness");
 		jw_num(&w, "window_start_s", ns_to_s(b->win_a));
 		jw_num(&w, "window_end_s", ns_to_s(b->win_b));
@@ -429,6 +440,7 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 		jw_obj_end(&w);
 		netns_counters_json(&w, na, nb);
 		jw_int(&w, "errors", b->errors);
+		jw_str(&w, "error", b->interrupted ? "run stopped early" : NULL);
 		jw_obj_end(&w);
 		jw_end(&w);
 		free(wr);
@@ -473,8 +485,9 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 		       secs > 0 ? by * 8.0 / secs / 1e6 : 0);
 		cconn_text(stdout, &b->c[i]);
 	}
-	printf("total: %llu bytes, %.2f Mbit/s", (unsigned long long)total_bytes,
-	       total_bytes * 8 / b->secs / 1e6);
+	printf("total: %llu bytes in %.3f s, %.2f Mbit/s",
+	       (unsigned long long)total_bytes, elapsed,
+	       elapsed > 0 ? total_bytes * 8 / elapsed / 1e6 : 0);
 	if (isfinite(jain))
 		printf("; all-active window %.2f-%.2f s: %.2f Mbit/s, Jain's index %.4f",
 		       ns_to_s(b->win_a), ns_to_s(b->win_b), wtotal, jain);
@@ -483,6 +496,8 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 	if (b->errors)
 		printf("errors: %d flow%s failed\n", b->errors,
 		       b->errors > 1 ? "s" : "");
+	if (b->interrupted)
+		printf("error: run stopped early\n");
 	free(wr);
 }
 
@@ -601,13 +616,12 @@ int cmd_bulk(int argc, char **argv)
 	}
 	if (ready == 0)
 		return GEN_EXIT_RUN;
-	if (bulk_run(&b, deadline) < 0)
-		b.errors++;
+	bulk_run(&b, deadline);
 	netns_counters_read(&nb);
 	for (i = 0; i < b.n; i++)
 		if (b.c[i].state == CS_FAILED && b.f[i].started)
 			gen_err("flow %d: %s", i, b.c[i].err);
 	bulk_report(&b, &na, &nb);
 	loop_free(&b.l);
-	return b.errors ? GEN_EXIT_RUN : 0;
+	return b.errors || b.interrupted ? GEN_EXIT_RUN : 0;
 }
