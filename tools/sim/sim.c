@@ -549,6 +549,10 @@ static void on_data(struct sim *s, struct flow *f, struct pkt *p)
 			msg_check_done(s, f);
 		}
 	}
+	/* the aicc glue ACKs a segment arriving alone (>500 us gap) at once */
+	if (s->c->cc == SIM_CC_AICC && s->now - f->last_rx_ps > 500 * PS_PER_US)
+		now_ack = true;
+	f->last_rx_ps = s->now;
 	f->ack_pending++;
 	if (now_ack || f->ack_pending >= s->c->delack ||
 	    f->nsack == SIM_MAX_SACK) {
@@ -1194,7 +1198,7 @@ static void on_arrive(struct sim *s, u32 pi)
 		u64 dep = 0;
 		int v;
 
-		if (!dir) {
+		if (!dir && s->now >= s->w0 && s->now <= s->w1) {
 			u32 q, b;
 
 			port_drain(pt, s->now);

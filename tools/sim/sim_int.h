@@ -199,6 +199,7 @@ struct flow {
 	u8 nsack;
 	u32 sack[SIM_MAX_SACK];
 	u64 delack_ev;
+	u64 last_rx_ps;		/* arrival of the previous data packet */
 	/* statistics */
 	u64 rx_bytes;		/* payload newly received */
 	u64 rx_mark;		/* rx_bytes at the last sample */
