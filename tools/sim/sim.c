@@ -477,6 +477,7 @@ static void send_ack(struct sim *s, struct flow *f)
 	memcpy(p->sack, f->sack, sizeof(p->sack));
 	p->ce = f->ack_ce;
 	p->next = SIM_NONE;
+	s->r->acks_sent++;
 	f->ack_pending = 0;
 	f->ack_ce = 0;
 	f->nsack = 0;
@@ -1565,7 +1566,7 @@ int sim_run(const struct sim_config *cin, struct sim_result *r)
 		c.spines = c.leaf_hosts;
 	s.c = &c;
 	s.r = r;
-	s.ops = ops[c.cc];
+	s.ops = c.cc_ops ? c.cc_ops : ops[c.cc];
 	s.mss = c.mtu - SIM_HDR_IP;
 	s.data_wire = c.mtu + SIM_HDR_ETH;
 	s.end_ps = (u64)(c.time_ms * 1e9);

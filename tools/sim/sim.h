@@ -78,6 +78,8 @@ struct sim_config {
 	void *trace;		/* FILE *, NULL: off */
 	u32 trace_us;
 	u32 trace_flows;
+	/* tests: a struct sim_cc_ops to use instead of cc's, NULL: none */
+	const void *cc_ops;
 };
 
 /* FCT size classes (payload bytes): [0,10K) [10K,100K) [100K,1M) [1M,inf) */
@@ -108,6 +110,7 @@ struct sim_result {
 	u64 port_in, port_out, port_drop, port_queued;
 	u64 ack_drops;
 	u64 pkts_sent, retrans, rtos;
+	u64 acks_sent;
 	/* flows */
 	struct sim_fct_class fct[SIM_NR_FCT];
 	u32 msgs_done, msgs_open;

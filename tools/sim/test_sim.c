@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	14
+#define NR_TESTS	18
 
 static void report(bool ok, const char *name)
 {
@@ -312,6 +312,150 @@ static void test_aicc_incast(void)
 	report(ok, "aicc_incast_256_bounded_no_drops_where_dctcp_drops");
 }
 
+/* A Reno that checks every sample it is given, as the kernel would fill it. */
+static struct {
+	u64 samples, bad, app_limited, rtt, ce;
+	u32 last_delivered[1024];
+	u64 acked_sum[1024];
+} probe;
+
+static void probe_ack(struct sim *s, struct flow *f,
+		      const struct aicc_sample *smp)
+{
+	u32 id = f->id;
+
+	probe.samples++;
+	if (smp->prior_delivered > smp->delivered ||
+	    smp->delivered_ce > smp->delivered ||
+	    smp->delivered < probe.last_delivered[id] ||
+	    smp->delivered - probe.last_delivered[id] != smp->acked ||
+	    smp->inflight > f->snd_nxt - f->snd_una ||
+	    smp->mss != f->mss || smp->now_ns != s->now / PS_PER_NS ||
+	    (smp->rtt_ns >= 0 && (smp->rtt_ns < 10000 || !smp->srtt_ns))) {
+		if (probe.bad++ < 3)
+			diag("bad sample: flow %u delivered %u (was %u) acked "
+			     "%u prior %u ce %u inflight %u rtt %lld", id,
+			     smp->delivered, probe.last_delivered[id],
+			     smp->acked, smp->prior_delivered,
+			     smp->delivered_ce, smp->inflight,
+			     (long long)smp->rtt_ns);
+	}
+	probe.last_delivered[id] = smp->delivered;
+	probe.acked_sum[id] += smp->acked;
+	probe.app_limited += smp->app_limited;
+	probe.rtt += smp->rtt_ns >= 0;
+	probe.ce = smp->delivered_ce > probe.ce ? smp->delivered_ce : probe.ce;
+	sim_cc_reno.on_ack(s, f, smp);
+}
+
+static const struct sim_cc_ops probe_ops = {
+	.name = "probe",
+	.init = NULL,		/* set from Reno's below */
+};
+
+static void test_samples(void)
+{
+	struct sim_cc_ops ops = sim_cc_reno;
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	(void)probe_ops;
+	ops.on_ack = probe_ack;
+	memset(&probe, 0, sizeof(probe));
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_INCAST;
+	c.flows = 32;
+	c.buffer_kb = 256;
+	c.ecn_kb = 30;
+	c.time_ms = 3;
+	c.cc_ops = &ops;
+	ok = !run(&c, &r, "probe (reno) incast 32, 256 KB, K 30 KB");
+	diag("samples %llu bad %llu app-limited %llu with rtt %llu max ce %llu",
+	     (unsigned long long)probe.samples,
+	     (unsigned long long)probe.bad,
+	     (unsigned long long)probe.app_limited,
+	     (unsigned long long)probe.rtt, (unsigned long long)probe.ce);
+	/* bursts after idle gaps: some samples are app-limited, not all */
+	/* every ACK that arrived made one sample (some are still flying) */
+	ok = ok && !probe.bad && probe.samples <= r.acks_sent - r.ack_drops &&
+		probe.samples * 100 >= (r.acks_sent - r.ack_drops) * 95 &&
+		probe.app_limited > 0 && probe.app_limited < probe.samples / 2 &&
+		probe.rtt > probe.samples / 2 && probe.ce > 0;
+	report(ok, "rate_samples_consistent");
+}
+
+static void test_loss_recovery(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	/* drops recovered mostly by SACK-style detection, not timeouts */
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_INCAST;
+	c.cc = SIM_CC_RENO;
+	c.flows = 8;
+	c.buffer_kb = 48;
+	c.ecn_kb = 0;
+	c.msg_kb = 512;
+	c.time_ms = 5;
+	ok = !run(&c, &r, "reno incast 8, 48 KB, no ECN");
+	ok = ok && r.drops > 20 && r.retrans >= r.drops &&
+		r.rtos * 4 < r.drops && r.iters >= 3 && r.ecn_marks == 0;
+	report(ok, "loss_recovery_without_timeouts");
+}
+
+static void test_delack(void)
+{
+	struct sim_config c;
+	struct sim_result a, b;
+	bool ok;
+
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_LONG;
+	c.cc = SIM_CC_DCTCP;
+	c.flows = 2;
+	c.time_ms = 2;
+	ok = !sim_run(&c, &a);
+	c.delack = 2;
+	ok = ok && !sim_run(&c, &b);
+	diag("ACKs per packet: delack 1 %.3f, delack 2 %.3f",
+	     (double)a.acks_sent / a.pkts_sent,
+	     (double)b.acks_sent / b.pkts_sent);
+	ok = ok && a.acks_sent * 100 > a.pkts_sent * 98 &&
+		a.acks_sent <= a.pkts_sent &&
+		b.acks_sent * 100 > b.pkts_sent * 45 &&
+		b.acks_sent * 100 < b.pkts_sent * 60 && b.util > 0.95;
+	report(ok, "delayed_ack_every_second_packet");
+}
+
+static void test_rto(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	/*
+	 * 64 senders, initial window 10, into a 32 KB buffer: whole windows
+	 * are lost and only the retransmission timer recovers them, with the
+	 * configured minimum; every iteration still completes.
+	 */
+	sim_config_defaults(&c);
+	c.scenario = SIM_SC_INCAST;
+	c.cc = SIM_CC_RENO;
+	c.flows = 64;
+	c.buffer_kb = 32;
+	c.ecn_kb = 0;
+	c.msg_kb = 16;
+	c.min_rto_us = 100;
+	c.time_ms = 10;
+	ok = !run(&c, &r, "reno incast 64, 32 KB buffer");
+	ok = ok && r.rtos > 0 && r.iters >= 2 &&
+		r.cct_p50_us > c.min_rto_us;
+	report(ok, "rto_recovers_whole_window_loss");
+}
+
 int main(void)
 {
 	printf("TAP version 13\n1..%d\n", NR_TESTS);
@@ -320,6 +464,10 @@ int main(void)
 	test_ecn_threshold();
 	test_sim_conservation();
 	test_determinism();
+	test_samples();
+	test_loss_recovery();
+	test_delack();
+	test_rto();
 	test_line_rate(SIM_CC_RENO, "reno_single_flow_line_rate");
 	test_line_rate(SIM_CC_DCTCP, "dctcp_single_flow_line_rate");
 	test_dctcp_queue();
