@@ -154,6 +154,9 @@ void tcpinfo_json(struct jw *w, const char *key, const struct tcpinfo_snap *s)
 	jw_obj(w, key);
 	jw_str(w, "cc", s->cc);
 	jw_str(w, "ca_state", ca_state_name(s->ti.ca_state));
+	/* TCPI_OPT_ECN: negotiated; TCPI_OPT_ECN_SEEN: a CE mark arrived. */
+	jw_bool(w, "ecn", s->ti.options & 0x08);
+	jw_bool(w, "ecn_seen", s->ti.options & 0x10);
 	TI_U(w, s, "retransmits", retransmits);
 	TI_U(w, s, "backoff", backoff);
 	TI_U(w, s, "rto_us", rto);
@@ -196,6 +199,7 @@ void tcpinfo_text(FILE *f, const struct tcpinfo_snap *s)
 		fprintf(f, " rto_events %u", s->ti.total_rto);
 	if (TI_HAS(s, delivered_ce))
 		fprintf(f, " ce %u", s->ti.delivered_ce);
+	fprintf(f, " ecn %s", s->ti.options & 0x08 ? "on" : "off");
 	fprintf(f, " state %s", ca_state_name(s->ti.ca_state));
 }
 

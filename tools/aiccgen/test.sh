@@ -117,6 +117,7 @@ t_bulk_tcpinfo()
 		'all(isinstance(f["tcp_info"]["retrans"], int) for f in d["flows"])' \
 		'all(f["tcp_info"]["rtt_us"] >= 0 and f["tcp_info"]["min_rtt_us"] >= 0 for f in d["flows"])' \
 		'all(f["tcp_info"]["ca_state"] in ("open", "disorder", "cwr", "recovery", "loss") for f in d["flows"])' \
+		'all(isinstance(f["tcp_info"]["ecn"], bool) for f in d["flows"])' \
 		'all(f["cc"] and f["cc"] == f["tcp_info"]["cc"] for f in d["flows"])' \
 		'all(f["tcp_info"]["bytes_acked"] >= f["bytes"] for f in d["flows"])' \
 		'"retrans_segs" in d["netns"] and "rto_timeouts" in d["netns"]'
