@@ -502,17 +502,29 @@ static void show_usage(FILE *f)
 		"  and the same value in a readable unit.  -d adds descriptions.\n");
 }
 
-static int show_one(int p, bool details)
+static int show_one(int p, bool details, bool dry)
 {
+	uint64_t val[AICC_NR_KNOBS];
 	char human[48];
-	uint64_t v;
 	int i, ret, n = nr_knobs(p);
+	uint64_t v;
 
 	if (!profile_present(p)) {
 		err("profile %s is not registered by the module",
 		    profile_name(p));
 		return -1;
 	}
+	/* Read everything first: print nothing if any knob is unreadable. */
+	for (i = 0; i < n; i++) {
+		ret = read_knob(p, i, &val[i]);
+		if (ret) {
+			err("cannot read %s.%s: %s", profile_name(p),
+			    knob_of(p, i)->name, read_err(ret));
+			return -1;
+		}
+	}
+	if (dry)
+		return 0;
 	if (opt_json)
 		json_open_obj(profile_name(p));
 	else
@@ -521,14 +533,7 @@ static int show_one(int p, bool details)
 	for (i = 0; i < n; i++) {
 		const struct aicc_knob_desc *k = knob_of(p, i);
 
-		ret = read_knob(p, i, &v);
-		if (ret) {
-			if (opt_json)
-				json_close_obj();
-			err("cannot read %s.%s: %s", profile_name(p), k->name,
-			    read_err(ret));
-			return -1;
-		}
+		v = val[i];
 		format_human(k->unit, v, human, sizeof(human));
 		if (opt_json) {
 			json_open_obj(k->name);
@@ -602,26 +607,37 @@ int cmd_show(int argc, char **argv)
 	}
 	if (require_module())
 		return 1;
+	/* Check that everything is readable before printing anything. */
+	if (p != -3) {
+		ret = show_one(p, details, true);
+	} else {
+		for (i = 0; i < AICC_NR_PROFILES && !ret; i++)
+			if (profile_present(i))
+				ret = show_one(i, details, true);
+		if (!ret)
+			ret = show_one(-1, details, true);
+	}
+	if (ret)
+		return 1;
 	if (opt_json)
 		json_open_obj(NULL);
 	if (p != -3) {
-		ret = show_one(p, details);
+		show_one(p, details, false);
 	} else {
-		for (i = 0; i < AICC_NR_PROFILES && !ret; i++) {
+		for (i = 0; i < AICC_NR_PROFILES; i++) {
 			if (!profile_present(i))
 				continue;
-			ret = show_one(i, details);
+			show_one(i, details, false);
 			if (!opt_json)
 				putchar('\n');
 		}
-		if (!ret)
-			ret = show_one(-1, details);
+		show_one(-1, details, false);
 	}
 	if (opt_json) {
 		json_close_obj();
 		json_end();
 	}
-	return ret ? 1 : 0;
+	return 0;
 }
 
 /* ---- set ---- */

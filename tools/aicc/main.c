@@ -77,26 +77,20 @@ const char *errno_words(int e)
 
 	switch (e) {
 	case EINVAL:
-		hint = "the kernel rejected the value";
+		hint = "value rejected by the kernel";
 		break;
 	case EACCES:
 	case EPERM:
-		hint = "permission denied (run as root)";
+		hint = "needs root";
 		break;
 	case ENOENT:
-		hint = "no such file or name";
-		break;
-	case EISDIR:
-		hint = "is a directory, not a knob";
-		break;
-	case EBUSY:
-		hint = "busy, try again";
+		hint = NULL;
 		break;
 	default:
 		break;
 	}
 	if (hint)
-		snprintf(buf, sizeof(buf), "%s (%s)", hint, strerror(e));
+		snprintf(buf, sizeof(buf), "%s (%s)", strerror(e), hint);
 	else
 		snprintf(buf, sizeof(buf), "%s", strerror(e));
 	return buf;

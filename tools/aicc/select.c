@@ -115,7 +115,9 @@ static int nl_talk(int fd, struct nlmsghdr *h,
 	int ret = 0;
 
 	h->nlmsg_seq = ++seq;
-	if (!(h->nlmsg_flags & NLM_F_DUMP))
+	/* NLM_F_REPLACE shares its bit with NLM_F_ROOT: look at the type. */
+	if (h->nlmsg_type != RTM_GETROUTE ||
+	    (h->nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP)
 		h->nlmsg_flags |= NLM_F_ACK;
 	if (sendto(fd, h, h->nlmsg_len, 0, (struct sockaddr *)&sa,
 		   sizeof(sa)) < 0)
@@ -413,6 +415,20 @@ static bool valid_cc_name(const char *s)
 	return true;
 }
 
+static const char *table_name(uint32_t t, char *buf, size_t len)
+{
+	switch (t) {
+	case RT_TABLE_MAIN:
+		return "main";
+	case RT_TABLE_LOCAL:
+		return "local";
+	case RT_TABLE_DEFAULT:
+		return "default";
+	}
+	snprintf(buf, len, "%u", t);
+	return buf;
+}
+
 static void fmt_prefix(char *buf, size_t len, int family,
 		       const union addr *a, int plen)
 {
@@ -613,10 +629,13 @@ static int list_cb(struct nlmsghdr *h, void *arg)
 		json_bool("created_by_aicc", rt.r.rtm_protocol == AICC_RTPROT);
 		json_close_obj();
 	} else {
-		printf("%-24s %-8s %s%s%s%s table %u%s\n", pfx, rt.cc,
-		       rt.have_gw ? "via " : "", rt.have_gw ? gw : "",
-		       dev[0] ? " dev " : "", dev, rt.table,
-		       rt.r.rtm_protocol == AICC_RTPROT ? " (aicc)" : "");
+		char tb[16];
+
+		printf("%-24s %-10s%s%s%s%s table %s%s\n", pfx, rt.cc,
+		       rt.have_gw ? " via " : "", rt.have_gw ? gw : "",
+		       dev[0] ? " dev " : "", dev,
+		       table_name(rt.table, tb, sizeof(tb)),
+		       rt.r.rtm_protocol == AICC_RTPROT ? " (created by aicc)" : "");
 	}
 	c->n++;
 	return 0;
@@ -809,15 +828,19 @@ static int cmd_get(int argc, char **argv)
 		json_str("dev", dev[0] ? dev : NULL);
 		json_u64("table", rt.table);
 		json_str("congctl", rt.cc[0] ? rt.cc : NULL);
+		json_bool("local", rt.r.rtm_type == RTN_LOCAL);
 		json_close_obj();
 		json_str("default", def);
 		json_close_obj();
 		json_end();
 	} else {
-		printf("%s: %s (%s; route %s%s%s%s%s table %u)\n", argv[1], eff,
-		       rt.cc[0] ? "route congctl" : "system default", pfx,
+		char tb[16];
+
+		printf("%s: %s (%s; %sroute %s%s%s%s%s table %s)\n", argv[1],
+		       eff, rt.cc[0] ? "route congctl" : "system default",
+		       rt.r.rtm_type == RTN_LOCAL ? "local " : "", pfx,
 		       gw[0] ? " via " : "", gw, dev[0] ? " dev " : "", dev,
-		       rt.table);
+		       table_name(rt.table, tb, sizeof(tb)));
 	}
 	return 0;
 }

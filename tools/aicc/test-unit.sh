@@ -1,0 +1,454 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host unit tests of the aicc tool (KTAP output).  The file-based verbs run
+# against a fake sysfs tree (AICC_SYSFS) built by aicc-mkfake from the same
+# tables and defaults as the module; flows and 'select get' use the host's
+# loopback; 'select route' runs in a private network namespace (unshare -n)
+# with the built-in reno algorithm, and is skipped if that is not possible.
+#
+# Write failures are emulated without a kernel: as root, DAC permissions do
+# not stop writes, so the tool runs as user nobody (setpriv) on a tree whose
+# files are 0666, with the one file that must fail made 0444 (read-only) or
+# 0000 (unreadable).  The kernel's own EINVAL path is exercised by the VM
+# test (selftests/tool/test_tool.sh).
+#
+# Environment: AICC (the tool), AICC_MKFAKE (the tree builder).
+
+set -u
+cd "$(dirname "$0")/../.."
+AICC=${AICC:-$PWD/build/aicc}
+MKFAKE=${AICC_MKFAKE:-$PWD/build/aicc-mkfake}
+
+TMP=$(mktemp -d /tmp/aicc-unit.XXXXXX)
+chmod 0755 "$TMP"
+trap 'kill $SRV_PID 2>/dev/null; rm -rf "$TMP"' EXIT
+SRV_PID=
+export AICC_SYSFS=$TMP/sys
+
+fresh_tree() {
+	rm -rf "$AICC_SYSFS"
+	"$MKFAKE" "$AICC_SYSFS" || return 1
+	find "$AICC_SYSFS" -type f -exec chmod 0666 {} +
+	find "$AICC_SYSFS" -type d -exec chmod 0777 {} +
+}
+
+tree_sum() {
+	(cd "$AICC_SYSFS" && find . -type f | sort | xargs cat) | md5sum
+}
+
+# Run the tool as an unprivileged user so that file modes apply.
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	else
+		"$@"
+	fi
+}
+
+knob() { cat "$AICC_SYSFS/$1"; }
+fail() { echo "# $*"; return 1; }
+
+# run CMD...: stdout in $OUT, stderr in $ERR, exit code in $RC
+run() {
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	OUT=$(cat "$TMP/out")
+	ERR=$(cat "$TMP/err")
+}
+
+is_json() { python3 -m json.tool >/dev/null 2>&1; }
+
+# ---- tests ----
+
+t_help() {
+	local v
+	run "$AICC" -h; [ $RC = 0 ] || fail "aicc -h: $RC"
+	for v in status show set profile flows watch select metrics version; do
+		run "$AICC" $v -h
+		[ $RC = 0 ] && [ -n "$OUT" ] || fail "aicc $v -h: rc $RC"
+	done
+	run "$AICC" frobnicate
+	[ $RC = 2 ] || fail "unknown verb rc $RC"
+	[ "$(echo "$ERR" | wc -l)" = 1 ] || fail "unknown verb: not one line: $ERR"
+	echo "$ERR" | grep -q "unknown verb 'frobnicate'" || fail "$ERR"
+}
+
+t_module_absent() {
+	local v
+	for v in "show" "set aicc target=300" "profile save $TMP/x" "watch -n 1" \
+		 "status"; do
+		AICC_SYSFS=$TMP/none run "$AICC" $v
+		[ $RC = 1 ] || fail "$v: rc $RC" || return 1
+		echo "$ERR" | grep -q "aicc module not loaded" ||
+			fail "$v: stderr '$ERR'" || return 1
+	done
+	AICC_SYSFS=$TMP/none run "$AICC" metrics
+	[ $RC = 0 ] && echo "$OUT" | grep -qx "aicc_up 0" || fail "metrics: $OUT"
+}
+
+t_show_text() {
+	fresh_tree || return 1
+	run "$AICC" show aicc
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	echo "$OUT" | grep -Eq '^  target +250 permille +0\.25$' || fail "$OUT" || return 1
+	echo "$OUT" | grep -Eq '^  target_max_us +50000 us +50ms$' || fail "$OUT" || return 1
+	run "$AICC" show
+	echo "$OUT" | grep -q '^aicc_bulk: ' && echo "$OUT" | grep -q '^global' ||
+		fail "show all: $OUT"
+}
+
+t_json_valid() {
+	local v
+	fresh_tree || return 1
+	for v in "show" "show aicc_lat" "show global" "status" "version" \
+		 "select default"; do
+		run "$AICC" -j $v
+		echo "$OUT" | is_json || fail "-j $v: invalid JSON: $OUT" || return 1
+	done
+	run "$AICC" -j show aicc_lat
+	[ "$(echo "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["aicc_lat"]["target"]["value"])')" = 150 ] ||
+		fail "aicc_lat target: $OUT"
+}
+
+t_set_units() {
+	fresh_tree || return 1
+	run "$AICC" set aicc target_min_us=25us target_max_us=1.5s \
+		rate_memory_ms=1s pacing_max_kbps=10gbit pacing_min_kbps=500mbit \
+		target=80% beta=0.8 mi=0.125 min_cwnd=1.5pkt idle_restart=off \
+		pacing_gain=1.25x ai=2pkt
+	[ $RC = 0 ] || fail "rc $RC: $ERR" || return 1
+	local want="target_min_us=25 target_max_us=1500000 rate_memory_ms=1000
+		pacing_max_kbps=10000000 pacing_min_kbps=500000 target=800
+		beta=800 mi=125 min_cwnd=1500 idle_restart=0 pacing_gain=1250
+		ai=2000" kv
+	for kv in $want; do
+		[ "$(knob aicc/${kv%=*})" = "${kv#*=}" ] ||
+			fail "${kv%=*} = $(knob aicc/${kv%=*}), want ${kv#*=}" || return 1
+	done
+	run "$AICC" set global rate_memory=0 rate_memory_entries=4096
+	[ $RC = 0 ] && [ "$(knob rate_memory)" = 0 ] &&
+		[ "$(knob rate_memory_entries)" = 4096 ] || fail "global: $ERR"
+}
+
+t_bad_values() {
+	local a sum
+	fresh_tree || return 1
+	sum=$(tree_sum)
+	for a in "aicc target_min_us=1.5us" "aicc rate_memory_ms=1500us" \
+		 "aicc pacing_max_kbps=10mbps" "aicc target=-1" "aicc target=abc" \
+		 "aicc idle_restart=maybe" "aicc min_cwnd=1.5" "aicc mi=" \
+		 "aicc nosuch=1" "nosuch target=1" "aicc target" \
+		 "global rate_memory_entries=1000" "aicc target=1 target=2" \
+		 "aicc target_min_us=20ms target_max_us=10ms"; do
+		run "$AICC" set $a
+		[ $RC != 0 ] || fail "set $a: accepted" || return 1
+		[ "$(echo "$ERR" | wc -l)" = 1 ] || fail "set $a: '$ERR'" || return 1
+	done
+	[ "$(tree_sum)" = "$sum" ] || fail "tree changed"
+	run "$AICC" set aicc nosuch=1
+	echo "$ERR" | grep -q "unknown knob 'nosuch'" || fail "$ERR"
+}
+
+t_out_of_range() {
+	local sum
+	fresh_tree || return 1
+	sum=$(tree_sum)
+	# The first knob is fine, the second out of range: nothing written.
+	run "$AICC" set aicc target=300 mi=1001
+	[ $RC != 0 ] || fail "accepted" || return 1
+	echo "$ERR" | grep -q "out of range \[0, 1000\]" || fail "$ERR" || return 1
+	echo "$ERR" | grep -q "nothing changed" || fail "$ERR" || return 1
+	[ "$(tree_sum)" = "$sum" ] || fail "tree changed"
+	run "$AICC" set aicc pacing_gain=2
+	echo "$ERR" | grep -q "write e.g. 1.0 for a ratio" || fail "no hint: $ERR"
+}
+
+t_rollback() {
+	fresh_tree || return 1
+	chmod 0444 "$AICC_SYSFS/aicc/pacing_gain"
+	run as_user "$AICC" set aicc target=300 beta=0.5 pacing_gain=2.0 mi=0.2
+	[ $RC = 1 ] || fail "rc $RC: $ERR" || return 1
+	echo "$ERR" | grep -q "pacing_gain = 2000: Permission denied" ||
+		fail "$ERR" || return 1
+	echo "$ERR" | grep -q "rolled back" || fail "$ERR" || return 1
+	[ "$(knob aicc/target)" = 250 ] && [ "$(knob aicc/beta)" = 800 ] &&
+		[ "$(knob aicc/mi)" = 50 ] || fail "not rolled back: target $(knob aicc/target) beta $(knob aicc/beta)"
+}
+
+t_unreadable() {
+	local sum
+	fresh_tree || return 1
+	chmod 0000 "$AICC_SYSFS/aicc/beta"
+	sum=$(tree_sum)
+	run as_user "$AICC" show aicc
+	[ $RC = 1 ] && echo "$ERR" | grep -q "cannot read aicc.beta: Permission denied" ||
+		fail "show: $RC $ERR" || return 1
+	run as_user "$AICC" set aicc target=300 beta=0.5
+	[ $RC = 1 ] && echo "$ERR" | grep -q "nothing changed" || fail "set: $ERR" || return 1
+	[ "$(tree_sum)" = "$sum" ] || fail "tree changed"
+}
+
+t_profile_roundtrip() {
+	local orig
+	fresh_tree || return 1
+	orig=$(tree_sum)
+	run "$AICC" profile save "$TMP/p.conf"
+	[ $RC = 0 ] || fail "save: $ERR" || return 1
+	grep -qx 'aicc\.target = 250	# 0\.25' "$TMP/p.conf" &&
+		grep -q '^global\.rate_memory_entries = 1024' "$TMP/p.conf" &&
+		grep -q '^aicc_bulk\.idle_restart = 1' "$TMP/p.conf" ||
+		fail "content: $(head -8 "$TMP/p.conf")" || return 1
+	"$AICC" set aicc target=0.5 pacing_max_kbps=1gbit &&
+		"$AICC" set aicc_bulk ai=3pkt && "$AICC" set global rate_memory=0 ||
+		return 1
+	[ "$(tree_sum)" != "$orig" ] || fail "set changed nothing" || return 1
+	run "$AICC" profile load "$TMP/p.conf"
+	[ $RC = 0 ] || fail "load: $ERR" || return 1
+	[ "$(tree_sum)" = "$orig" ] || fail "not restored"
+}
+
+t_profile_malformed() {
+	local sum
+	fresh_tree || return 1
+	sum=$(tree_sum)
+	cat >"$TMP/bad.conf" <<-'EOF'
+	# a comment
+	aicc.target = 300
+	aicc.nosuch = 1
+	aicc_lat.beta = 0.5   # trailing comment
+	aicc_lat.mi = 2000
+	just garbage
+	aicc.target = 310
+	EOF
+	run "$AICC" profile load "$TMP/bad.conf"
+	[ $RC = 1 ] || fail "rc $RC" || return 1
+	echo "$ERR" | grep -q "bad.conf:3: unknown knob 'nosuch' for aicc" &&
+		echo "$ERR" | grep -q "bad.conf:5: aicc_lat.mi: .*out of range" &&
+		echo "$ERR" | grep -q "bad.conf:6: expected 'PROFILE.KNOB = VALUE'" &&
+		echo "$ERR" | grep -q "bad.conf:7: aicc.target set again (first on line 2)" &&
+		echo "$ERR" | grep -q "4 errors, nothing applied" ||
+		fail "$ERR" || return 1
+	[ "$(tree_sum)" = "$sum" ] || fail "tree changed" || return 1
+	# Valid lines alone apply; -n only checks.
+	grep -v -e nosuch -e garbage -e 2000 -e 310 "$TMP/bad.conf" >"$TMP/ok.conf"
+	run "$AICC" profile load -n "$TMP/ok.conf"
+	[ $RC = 0 ] && [ "$(tree_sum)" = "$sum" ] || fail "-n: $RC $ERR" || return 1
+	run "$AICC" profile load "$TMP/ok.conf"
+	[ $RC = 0 ] && [ "$(knob aicc_lat/beta)" = 500 ] || fail "ok.conf: $ERR"
+}
+
+t_profile_rollback() {
+	fresh_tree || return 1
+	chmod 0444 "$AICC_SYSFS/aicc_bulk/target"
+	printf 'aicc.target = 300\naicc_lat.target = 200\naicc_bulk.target = 150\n' \
+		>"$TMP/rb.conf"
+	run as_user "$AICC" profile load "$TMP/rb.conf"
+	[ $RC = 1 ] && echo "$ERR" | grep -q "rolled back" || fail "$RC $ERR" || return 1
+	[ "$(knob aicc/target)" = 250 ] && [ "$(knob aicc_lat/target)" = 150 ] ||
+		fail "not rolled back"
+}
+
+t_metrics() {
+	fresh_tree || return 1
+	echo 42 >"$AICC_SYSFS/aicc_lat/stats/rounds"
+	run "$AICC" metrics
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	echo "$OUT" >"$TMP/m.prom"
+	python3 - "$TMP/m.prom" <<-'EOF' || return 1
+	import re, sys
+	types, helps, seen = {}, set(), set()
+	sample = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-z_]+="[^"\\]*"(,[a-z_]+="[^"\\]*")*\})? (-?[0-9.]+(e[+-]?[0-9]+)?|NaN)$')
+	for n, line in enumerate(open(sys.argv[1]), 1):
+	    line = line.rstrip('\n')
+	    if line.startswith('# HELP '):
+	        helps.add(line.split()[2]); continue
+	    if line.startswith('# TYPE '):
+	        _, _, name, t = line.split()
+	        assert t in ('counter', 'gauge'), line
+	        assert name not in types, 'TYPE twice: ' + name
+	        types[name] = t; continue
+	    if line.startswith('#'):
+	        continue
+	    m = sample.match(line)
+	    if not m:
+	        sys.exit('# line %d malformed: %s' % (n, line))
+	    name = m.group(1)
+	    if name not in types or name not in helps:
+	        sys.exit('# line %d: %s without HELP/TYPE' % (n, name))
+	    if types[name] == 'counter' and not name.endswith('_total'):
+	        sys.exit('# counter %s lacks _total' % name)
+	    seen.add(name)
+	for want in ('aicc_up', 'aicc_rounds_total', 'aicc_flows',
+	             'aicc_knob_target', 'aicc_sockets'):
+	    if want not in seen:
+	        sys.exit('# missing ' + want)
+	EOF
+	grep -qx 'aicc_rounds_total{profile="aicc_lat"} 42' "$TMP/m.prom" &&
+		grep -qx 'aicc_knob_target{profile="aicc_bulk"} 100' "$TMP/m.prom" &&
+		grep -qx '# TYPE aicc_rounds_total counter' "$TMP/m.prom" &&
+		grep -qx '# TYPE aicc_knob_target gauge' "$TMP/m.prom" ||
+		fail "samples: $(head -20 "$TMP/m.prom")"
+}
+
+# A loopback TCP connection kept open by a helper; prints its ports.
+start_conn() {
+	python3 - "$TMP/ports" <<-'EOF' &
+	import socket, sys, time
+	s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)
+	c = socket.create_connection(('127.0.0.1', s.getsockname()[1]))
+	a, _ = s.accept()
+	for _ in range(20):
+	    c.sendall(b'x' * 65536); a.recv(1 << 20)
+	    a.sendall(b'y' * 100); c.recv(100)
+	open(sys.argv[1], 'w').write('%d %d\n' % (s.getsockname()[1], c.getsockname()[1]))
+	time.sleep(30)
+	EOF
+	SRV_PID=$!
+	local i
+	for i in $(seq 50); do
+		[ -s "$TMP/ports" ] && break
+		sleep 0.1
+	done
+	read -r SPORT CPORT <"$TMP/ports"
+}
+
+t_flows_loopback() {
+	[ -n "$SRV_PID" ] || start_conn
+	[ -n "${SPORT:-}" ] || fail "no connection" || return 1
+	run "$AICC" flows -a dport "$SPORT"
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	echo "$OUT" | grep -q "127.0.0.1:$CPORT  *127.0.0.1:$SPORT" ||
+		fail "not listed: $OUT" || return 1
+	run "$AICC" -j flows --all sport "$CPORT" dst 127.0.0.0/8
+	echo "$OUT" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)
+assert len(f) == 1, f
+f = f[0]
+assert f["state"] == "ESTAB" and f["dport"] == '"$SPORT"', f
+assert 0 < f["rtt_us"] < 1000000, f
+assert 0 < f["min_rtt_us"] <= f["rtt_us"] * 10, f
+assert f["cwnd"] >= 1 and f["snd_cwnd"] >= 1, f
+assert f["aicc"] in (True, False)
+' || fail "json: $OUT" || return 1
+	# Without -a only aicc sockets: this one uses the host default.
+	if ! grep -q '^aicc' /proc/sys/net/ipv4/tcp_congestion_control; then
+		run "$AICC" -j flows sport "$CPORT"
+		[ "$OUT" = "[]" ] || fail "non-aicc socket listed: $OUT"
+	fi
+}
+
+t_flows_filters() {
+	[ -n "$SRV_PID" ] || start_conn
+	run "$AICC" -j flows -a dst 10.0.0.0/8 sport "$CPORT"
+	[ "$OUT" = "[]" ] || fail "dst filter: $OUT" || return 1
+	run "$AICC" -j flows -a src 127.0.0.1/32 dst ::1 sport "$CPORT"
+	[ "$OUT" = "[]" ] || fail "family filter: $OUT" || return 1
+	run "$AICC" flows dst 300.1.2.3
+	[ $RC = 2 ] && echo "$ERR" | grep -q "not an address" || fail "$ERR" || return 1
+	run "$AICC" flows profile cubic
+	[ $RC = 2 ] || fail "profile cubic accepted" || return 1
+	run "$AICC" flows sport 70000
+	[ $RC = 2 ] || fail "port 70000 accepted"
+}
+
+t_select_get() {
+	local def
+	def=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
+	run "$AICC" select get 127.0.0.1
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	echo "$OUT" | grep -q "^127.0.0.1: $def (system default; local route" ||
+		fail "$OUT" || return 1
+	run "$AICC" -j select get 127.0.0.1
+	echo "$OUT" | is_json && echo "$OUT" | grep -q "\"congctl\":\"$def\"" ||
+		fail "$OUT" || return 1
+	run "$AICC" select get not-an-address
+	[ $RC = 2 ] || fail "bad address accepted"
+}
+
+t_select_route_netns() {
+	if ! unshare -n true 2>/dev/null; then
+		echo "# SKIP cannot create a network namespace"
+		return 4
+	fi
+	unshare -n bash -c '
+		set -e
+		A='"$AICC"'
+		ip link set lo up
+		ip link add t0 type veth peer name t1
+		ip link set t0 up; ip link set t1 up
+		ip addr add 10.99.0.1/24 dev t0
+		$A select route add 10.98.0.0/16 via 10.99.0.2 reno
+		ip route show 10.98.0.0/16 | grep -q "proto 172 .*congctl reno"
+		$A select get 10.98.3.4 | grep -q "^10.98.3.4: reno (route congctl"
+		# An existing route keeps its nexthop and protocol.
+		$A select route add 10.99.0.0/24 cubic
+		ip route show 10.99.0.0/24 | grep -q "dev t0 proto kernel scope link src 10.99.0.1 congctl cubic"
+		$A -j select route list | python3 -c "import json,sys; assert len(json.load(sys.stdin)) == 2"
+		# del strips congctl from a route it did not create ...
+		$A select route del 10.99.0.0/24 cubic
+		ip route show 10.99.0.0/24 | grep -q "proto kernel" 
+		ip route show 10.99.0.0/24 | grep -q congctl && exit 1
+		# ... and deletes the one it created.
+		$A select route del 10.98.0.0/16 cubic 2>/dev/null && exit 1
+		$A select route del 10.98.0.0/16
+		[ -z "$(ip route show 10.98.0.0/16)" ]
+		$A select route add 10.97.0.0/16 dev t0 no_such_cc 2>/dev/null && exit 1
+		[ -z "$(ip route show 10.97.0.0/16)" ]
+		$A select route add 10.97.0.1/16 dev t0 reno 2>/dev/null && exit 1
+		ip -6 addr add fd99::1/64 dev t0 nodad
+		$A select route add fd98::/64 via fd99::2 reno
+		ip -6 route show fd98::/64 | grep -q "congctl reno"
+		$A select route del fd98::/64
+		[ -z "$(ip -6 route show fd98::/64)" ]
+		echo done
+	' 2>&1 | sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+
+t_watch() {
+	fresh_tree || return 1
+	( sleep 0.3; echo 100 >"$AICC_SYSFS/aicc/stats/rounds" ) &
+	run "$AICC" -j watch -i 0.6 -n 2
+	wait
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	[ "$(echo "$OUT" | wc -l)" = 2 ] || fail "frames: $OUT" || return 1
+	echo "$OUT" | tail -1 | python3 -c '
+import json, sys
+f = json.load(sys.stdin)
+r = f["profiles"]["aicc"]["rates"]["rounds"]
+assert 40 < r < 1000, r
+assert f["profiles"]["aicc"]["counters"]["rounds"] == 100
+assert f["profiles"]["aicc_lat"]["rates"]["rounds"] == 0
+' || fail "rates: $OUT" || return 1
+	run "$AICC" watch -i 0.1 -n 2
+	[ $RC = 0 ] && echo "$OUT" | grep -q "^rounds " || fail "text: $OUT" || return 1
+	run "$AICC" watch -i 0 -n 1
+	[ $RC = 2 ] || fail "interval 0 accepted"
+}
+
+TESTS=(help module_absent show_text json_valid set_units bad_values
+       out_of_range rollback unreadable profile_roundtrip profile_malformed
+       profile_rollback metrics flows_loopback flows_filters select_get
+       select_route_netns watch)
+
+echo "TAP version 13"
+echo "1..${#TESTS[@]}"
+n=0
+failed=0
+for t in "${TESTS[@]}"; do
+	n=$((n + 1))
+	"t_$t"
+	rc=$?
+	if [ $rc = 0 ]; then
+		echo "ok $n $t"
+	elif [ $rc = 4 ]; then
+		echo "ok $n $t # SKIP"
+	else
+		echo "not ok $n $t"
+		failed=$((failed + 1))
+	fi
+done
+echo "# $((n - failed))/$n passed"
+[ $failed = 0 ]
