@@ -55,6 +55,7 @@ struct bulk {
 	bool interrupted;		/* stopped early: signal or deadline */
 	double *iv_mbps;		/* nint x n, NAN: flow inactive */
 	int64_t *iv_retr;		/* nint x n, -1: flow inactive */
+	uint32_t *iv_rtt, *iv_cwnd;	/* nint x n, at the end of the interval */
 	int errors;
 };
 
@@ -173,6 +174,8 @@ static void bulk_sample(struct bulk *b, int k, uint64_t now)
 		f->prev = cur;
 		b->iv_retr[k * b->n + i] = b->c[i].ti.ti.total_retrans -
 					   f->prev_retr;
+		b->iv_rtt[k * b->n + i] = b->c[i].ti.ti.rtt;
+		b->iv_cwnd[k * b->n + i] = b->c[i].ti.ti.snd_cwnd;
 		f->prev_retr = b->c[i].ti.ti.total_retrans;
 	}
 	b->last_sample = now;
@@ -406,6 +409,22 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 					jw_int(&w, NULL, r);
 			}
 			jw_arr_end(&w);
+			jw_arr(&w, "rtt_us");
+			for (i = 0; i < b->n; i++) {
+				if (b->iv_retr[k * b->n + i] < 0)
+					jw_null(&w, NULL);
+				else
+					jw_uint(&w, NULL, b->iv_rtt[k * b->n + i]);
+			}
+			jw_arr_end(&w);
+			jw_arr(&w, "cwnd");
+			for (i = 0; i < b->n; i++) {
+				if (b->iv_retr[k * b->n + i] < 0)
+					jw_null(&w, NULL);
+				else
+					jw_uint(&w, NULL, b->iv_cwnd[k * b->n + i]);
+			}
+			jw_arr_end(&w);
 			jw_num(&w, "total_mbps", sum);
 			jw_obj_end(&w);
 		}
@@ -571,7 +590,7 @@ int cmd_bulk(int argc, char **argv)
 			      b.secs, b.n, b.stagger_ms,
 			      b.leave ? " that also leave staggered" : "");
 	b.nint = (int)((b.dur + b.iv - 1) / b.iv);
-	if ((uint64_t)b.nint * b.n > 50000000)
+	if ((uint64_t)b.nint * b.n > 5000000)
 		gen_usage_err("--interval %g ms: too many intervals for this run",
 			      b.interval_ms);
 	if (b.o.cc && check_cc(b.o.cc) < 0)
@@ -581,7 +600,10 @@ int cmd_bulk(int argc, char **argv)
 	b.f = calloc(b.n, sizeof(*b.f));
 	b.iv_mbps = calloc((size_t)b.nint * b.n, sizeof(double));
 	b.iv_retr = calloc((size_t)b.nint * b.n, sizeof(int64_t));
-	if (!b.c || !b.f || !b.iv_mbps || !b.iv_retr) {
+	b.iv_rtt = calloc((size_t)b.nint * b.n, sizeof(uint32_t));
+	b.iv_cwnd = calloc((size_t)b.nint * b.n, sizeof(uint32_t));
+	if (!b.c || !b.f || !b.iv_mbps || !b.iv_retr || !b.iv_rtt ||
+	    !b.iv_cwnd) {
 		gen_err("out of memory");
 		return GEN_EXIT_RUN;
 	}
