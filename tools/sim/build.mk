@@ -24,6 +24,8 @@ $(BUILD)/aicc-sim-test: tools/sim/test_sim.c $(SIM_SRCS) $(CORE_SRCS) \
 	$(CC) $(SIM_CFLAGS) -o $@ tools/sim/test_sim.c $(SIM_SRCS) \
 		$(CORE_SRCS) -lm
 
+# Both suites always run; the target fails if either has a failure.
 check-sim: $(BUILD)/aicc-sim-test $(BUILD)/aicc-sim
-	$(BUILD)/aicc-sim-test
-	AICC_SIM=$(BUILD)/aicc-sim bash tools/sim/test-cli.sh
+	@r=0; $(BUILD)/aicc-sim-test || r=1; \
+	AICC_SIM=$(BUILD)/aicc-sim bash tools/sim/test-cli.sh || r=1; \
+	exit $$r

@@ -215,9 +215,11 @@ static void swift_init(struct sim *s, struct flow *f)
 
 	memset(w, 0, sizeof(*w));
 	w->cwnd = s->c->init_cwnd;
-	/* Swift's base target is configured for the fabric: the path's
+	/*
+	 * Swift's base target is configured for the fabric: the path's
 	 * unloaded RTT here, not a measured minimum (which a late flow
-	 * would take with the standing queue in it) */
+	 * would take with the standing queue in it).
+	 */
 	w->base_rtt_ns = (u32)(f->path_rtt_ps / PS_PER_NS);
 	swift_apply(s, f);
 }

@@ -283,13 +283,27 @@ int main(int argc, char **argv)
 				die("too many --knob options%s%s", "", "");
 			knob_args[nknob++] = optarg;
 			break;
-		case O_FLOWS: c.flows = unum(o, optarg); break;
-		case O_RATE: c.rate_gbit = num(o, optarg); break;
-		case O_RTT: c.rtt_us = num(o, optarg); break;
-		case O_BUF: c.buffer_kb = unum(o, optarg); break;
-		case O_ECN: c.ecn_kb = unum(o, optarg); break;
-		case O_TIME: c.time_ms = num(o, optarg); break;
-		case O_WARM: c.warmup_ms = num(o, optarg); break;
+		case O_FLOWS:
+			c.flows = unum(o, optarg);
+			break;
+		case O_RATE:
+			c.rate_gbit = num(o, optarg);
+			break;
+		case O_RTT:
+			c.rtt_us = num(o, optarg);
+			break;
+		case O_BUF:
+			c.buffer_kb = unum(o, optarg);
+			break;
+		case O_ECN:
+			c.ecn_kb = unum(o, optarg);
+			break;
+		case O_TIME:
+			c.time_ms = num(o, optarg);
+			break;
+		case O_WARM:
+			c.warmup_ms = num(o, optarg);
+			break;
 		case O_SEED: {
 			char *end;
 
@@ -309,25 +323,55 @@ int main(int argc, char **argv)
 				die("unknown topology '%s'%s", optarg,
 				    " (star, leafspine)");
 			break;
-		case O_LEAF: c.leaf_hosts = unum(o, optarg); break;
-		case O_SPINES: c.spines = unum(o, optarg); break;
-		case O_MTU: c.mtu = unum(o, optarg); break;
-		case O_DELACK: c.delack = unum(o, optarg); break;
-		case O_DELACK_US: c.delack_us = unum(o, optarg); break;
-		case O_RTO: c.min_rto_us = unum(o, optarg); break;
-		case O_ICW: c.init_cwnd = unum(o, optarg); break;
-		case O_MCW: c.max_cwnd = unum(o, optarg); break;
-		case O_MSG: c.msg_kb = unum(o, optarg); break;
-		case O_GAP: c.gap_us = unum(o, optarg); break;
-		case O_LOAD: c.rpc_load = unum(o, optarg); break;
-		case O_BULK: c.bulk_flows = unum(o, optarg); break;
-		case O_NOIDLE: c.ss_after_idle = false; break;
+		case O_LEAF:
+			c.leaf_hosts = unum(o, optarg);
+			break;
+		case O_SPINES:
+			c.spines = unum(o, optarg);
+			break;
+		case O_MTU:
+			c.mtu = unum(o, optarg);
+			break;
+		case O_DELACK:
+			c.delack = unum(o, optarg);
+			break;
+		case O_DELACK_US:
+			c.delack_us = unum(o, optarg);
+			break;
+		case O_RTO:
+			c.min_rto_us = unum(o, optarg);
+			break;
+		case O_ICW:
+			c.init_cwnd = unum(o, optarg);
+			break;
+		case O_MCW:
+			c.max_cwnd = unum(o, optarg);
+			break;
+		case O_MSG:
+			c.msg_kb = unum(o, optarg);
+			break;
+		case O_GAP:
+			c.gap_us = unum(o, optarg);
+			break;
+		case O_LOAD:
+			c.rpc_load = unum(o, optarg);
+			break;
+		case O_BULK:
+			c.bulk_flows = unum(o, optarg);
+			break;
+		case O_NOIDLE:
+			c.ss_after_idle = false;
+			break;
 		case O_TRACE:
 			c.trace_us = unum(o, optarg);
 			c.trace = stderr;
 			break;
-		case O_TRACE_N: c.trace_flows = unum(o, optarg); break;
-		case 'j': json = true; break;
+		case O_TRACE_N:
+			c.trace_flows = unum(o, optarg);
+			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;

@@ -139,7 +139,7 @@ bool heap_pop(struct sim_heap *h, struct sim_ev *out)
 
 u64 ser_ps(u64 bytes, u64 rate_bps)
 {
-	return (u64)((unsigned __int128)bytes * 8000000000000ULL / rate_bps);
+	return (u64)((__uint128_t)bytes * 8000000000000ULL / rate_bps);
 }
 
 void port_setup(struct port *p, u64 rate_bps, u64 prop_ps, u32 buffer,

@@ -55,7 +55,6 @@ static const char *const cc_names[SIM_NR_CC] = {
 	[SIM_CC_RENO] = "reno",
 };
 
-
 const char *sim_scenario_name(int sc)
 {
 	return sc >= 0 && sc < SIM_NR_SC ? sc_names[sc] : "?";
@@ -698,8 +697,10 @@ static void on_rto(struct sim *s, struct flow *f)
 		return;
 	}
 	s->r->rtos++;
-	f->rq.head = f->rq.tail = 0;
-	f->txq.head = f->txq.tail = 0;
+	f->rq.head = 0;
+	f->rq.tail = 0;
+	f->txq.head = 0;
+	f->txq.tail = 0;
 	for (seq = f->snd_una; seq < f->snd_nxt; seq++) {
 		struct seg *g = seg_of(f, seq);
 
@@ -795,7 +796,7 @@ static void wl_msg_done(struct sim *s, struct flow *f, const struct msg *m)
 		if (m->tag + 1 < s->ar_steps)
 			post_msg(s, &s->flows[f->dst], msg_bytes(s) / s->nflows,
 				 m->tag + 1);
-		/* fall through */
+		fallthrough;
 	case SIM_SC_INCAST:
 	case SIM_SC_ALLTOALL:
 		if (--s->iter_open)

@@ -18,6 +18,10 @@
 #define SIM_DUPTHRESH	3
 #define SIM_NONE	0xffffffffU
 
+#ifndef fallthrough
+#define fallthrough	__attribute__((__fallthrough__))
+#endif
+
 /* ---- PRNG: xoshiro256** seeded by splitmix64 ---- */
 struct sim_rng {
 	u64 s[4];
