@@ -1143,7 +1143,19 @@ static void schedule_workload(struct sim *s)
 		for (i = 0; i < N; i++)
 			if (s->flows[i].ideal_hop_ps > ow)
 				ow = s->flows[i].ideal_hop_ps;
-		s->r->cct_ideal_us = (double)(ser_ps((H - 1) * w, rate) + ow) /
+		/*
+		 * The busier of a host's NIC and (leaf-spine) a leaf's
+		 * uplinks, with perfect balancing over the spines.
+		 */
+		u64 units = H - 1;
+
+		if (c->topo == SIM_TOPO_LEAFSPINE && c->leaf_hosts < H) {
+			u64 k = c->leaf_hosts, up = k * (H - k);
+
+			if (up > units * c->spines)
+				units = (up + c->spines - 1) / c->spines;
+		}
+		s->r->cct_ideal_us = (double)(ser_ps(units * w, rate) + ow) /
 			PS_PER_US;
 		sim_push(s, 0, EV_ITER, 0);
 		break;
