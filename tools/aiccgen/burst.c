@@ -610,7 +610,7 @@ int cmd_incast(int argc, char **argv)
 			b.n = parse_uint("-n", optarg, 1, GEN_MAX_CONNS);
 			break;
 		case OPT_SIZE:
-			b.size = parse_size("--size", optarg, 1, 1ull << 32);
+			b.size = parse_size("--size", optarg, 1, 1ull << 30);
 			break;
 		case OPT_ITERS:
 			b.iters = parse_uint("--iters", optarg, 1, 1000000);
