@@ -71,6 +71,7 @@ extern const struct aicc_name_desc *const stat_table;	/* [AICC_NR_STATS] */
 extern const struct aicc_name_desc *const profile_table; /* [AICC_NR_PROFILES] */
 
 const char *unit_name(enum aicc_unit u);
+bool unchecked(void);
 int check_knob_value(int profile, int idx, uint64_t v, char *why,
 		     size_t whylen);
 int parse_knob_value(const struct aicc_knob_desc *k, const char *s, uint64_t *out,

@@ -233,6 +233,8 @@ int check_consistency(struct change *ch, size_t n)
 	int p;
 	size_t i, j;
 
+	if (unchecked())
+		return 0;
 	for (p = 0; p < AICC_NR_PROFILES; p++) {
 		bool touched = false;
 
