@@ -17,6 +17,7 @@ scenarios=(
 	"alltoall --flows 16 --leaf-hosts 4 --msg-kb 32"
 	"allreduce --flows 8 --msg-kb 4096"
 	"rpc --flows 16 --rpc-load 30"
+	"pipeline --flows 4 --msg-kb 256"
 )
 printf '%-46s %-6s %6s %8s %8s %7s %6s %9s %7s %7s %8s\n' scenario cc util \
 	q_p50KB q_p99KB drops rtos cct/ideal jain conv_us sd99small

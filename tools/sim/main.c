@@ -14,11 +14,12 @@
 
 static const char usage[] =
 "usage: aicc-sim SCENARIO [options]\n"
-"scenarios: long stagger incast alltoall allreduce rpc\n"
+"scenarios: long stagger incast alltoall allreduce rpc pipeline\n"
 "  --cc NAME          aicc (default), dctcp, swift, reno\n"
 "  --profile NAME     aicc profile of every flow: aicc, aicc_lat, aicc_bulk\n"
 "  --knob NAME=VAL    override an aicc knob of the chosen profile (repeat)\n"
 "  --flows N          senders (long/stagger/incast/rpc) or hosts\n"
+"                     (alltoall/allreduce/pipeline)\n"
 "  --rate-gbit R      link rate (100)\n"
 "  --rtt-us U         base RTT of the longest path (10)\n"
 "  --buffer-kb B      buffer per switch port (1024)\n"
@@ -36,6 +37,7 @@ static const char usage[] =
 "  --gap-us U         idle gap between iterations (100)\n"
 "  --rpc-load P       RPC load, percent of line rate (20)\n"
 "  --bulk N           bulk flows in the rpc scenario (2)\n"
+"  --microbatches N   pipeline: microbatches per iteration (8)\n"
 "  --no-idle-restart  reno/dctcp: keep cwnd across idle periods\n"
 "  --trace-us U       print per-flow state every U us to stderr\n"
 "  --trace-flows N    ... for the first N flows (8)\n"
@@ -45,7 +47,7 @@ enum {
 	O_CC = 256, O_PROFILE, O_KNOB, O_FLOWS, O_RATE, O_RTT, O_BUF, O_ECN,
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
-	O_NOIDLE, O_TRACE, O_TRACE_N,
+	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO,
 };
 
 static const struct option opts[] = {
@@ -73,6 +75,7 @@ static const struct option opts[] = {
 	{ "gap-us", required_argument, NULL, O_GAP },
 	{ "rpc-load", required_argument, NULL, O_LOAD },
 	{ "bulk", required_argument, NULL, O_BULK },
+	{ "microbatches", required_argument, NULL, O_MICRO },
 	{ "no-idle-restart", no_argument, NULL, O_NOIDLE },
 	{ "trace-us", required_argument, NULL, O_TRACE },
 	{ "trace-flows", required_argument, NULL, O_TRACE_N },
@@ -359,6 +362,9 @@ int main(int argc, char **argv)
 		case O_BULK:
 			c.bulk_flows = unum(o, optarg);
 			break;
+		case O_MICRO:
+			c.microbatches = unum(o, optarg);
+			break;
 		case O_NOIDLE:
 			c.ss_after_idle = false;
 			break;
@@ -387,7 +393,7 @@ int main(int argc, char **argv)
 	sc = sim_parse_scenario(argv[optind]);
 	if (sc < 0)
 		die("unknown scenario '%s'%s", argv[optind],
-		    " (long, stagger, incast, alltoall, allreduce, rpc)");
+		    " (long, stagger, incast, alltoall, allreduce, rpc, pipeline)");
 	c.scenario = sc;
 
 	if (nknob) {

@@ -46,6 +46,7 @@ static const char *const sc_names[SIM_NR_SC] = {
 	[SIM_SC_ALLTOALL] = "alltoall",
 	[SIM_SC_ALLREDUCE] = "allreduce",
 	[SIM_SC_RPC] = "rpc",
+	[SIM_SC_PIPELINE] = "pipeline",
 };
 
 static const char *const cc_names[SIM_NR_CC] = {
@@ -122,6 +123,7 @@ void sim_config_defaults(struct sim_config *c)
 	c->spines = 0;
 	c->rpc_load = 20;
 	c->bulk_flows = 2;
+	c->microbatches = 8;
 	c->ss_after_idle = true;
 }
 
@@ -783,6 +785,12 @@ static void iter_start(struct sim *s)
 			post_msg(s, &s->flows[i], msg_bytes(s) / s->nflows,
 				 0);
 		break;
+	case SIM_SC_PIPELINE:
+		/* stage 0 emits every microbatch; the others forward */
+		s->iter_open = s->nflows * s->c->microbatches;
+		for (i = 0; i < s->c->microbatches; i++)
+			post_msg(s, &s->flows[0], msg_bytes(s), i);
+		break;
 	default:
 		break;
 	}
@@ -796,6 +804,10 @@ static void wl_msg_done(struct sim *s, struct flow *f, const struct msg *m)
 		if (m->tag + 1 < s->ar_steps)
 			post_msg(s, &s->flows[f->dst], msg_bytes(s) / s->nflows,
 				 m->tag + 1);
+		fallthrough;
+	case SIM_SC_PIPELINE:
+		if (s->c->scenario == SIM_SC_PIPELINE && f->id + 1 < s->nflows)
+			post_msg(s, &s->flows[f->id + 1], msg_bytes(s), m->tag);
 		fallthrough;
 	case SIM_SC_INCAST:
 	case SIM_SC_ALLTOALL:
@@ -1023,6 +1035,10 @@ static int flows_setup(struct sim *s)
 		s->nhosts = N + c->bulk_flows + 1;
 		s->nflows = N + c->bulk_flows;
 		break;
+	case SIM_SC_PIPELINE:
+		s->nhosts = N;
+		s->nflows = N - 1;
+		break;
 	default:
 		return -1;
 	}
@@ -1043,6 +1059,7 @@ static int flows_setup(struct sim *s)
 					return -1;
 			continue;
 		case SIM_SC_ALLREDUCE:
+		case SIM_SC_PIPELINE:
 			if (flow_setup(s, &s->flows[n], n, i,
 				       (i + 1) % s->nhosts, pdef))
 				return -1;
@@ -1167,6 +1184,17 @@ static void schedule_workload(struct sim *s)
 
 		s->r->cct_ideal_us = (double)(s->ar_steps *
 			(ser_ps(w, rate) + one_way)) / PS_PER_US;
+		sim_push(s, 0, EV_ITER, 0);
+		break;
+	}
+	case SIM_SC_PIPELINE: {
+		u64 b = msg_bytes(s);
+		u64 w = b + ((b + s->mss - 1) / s->mss) *
+			(SIM_HDR_IP + SIM_HDR_ETH);
+
+		/* fill the pipeline, then one microbatch per transfer time */
+		s->r->cct_ideal_us = (double)(N * (ser_ps(w, rate) + one_way) +
+			(c->microbatches - 1) * ser_ps(w, rate)) / PS_PER_US;
 		sim_push(s, 0, EV_ITER, 0);
 		break;
 	}
@@ -1490,7 +1518,8 @@ static void sim_free(struct sim *s)
 static int check_config(const struct sim_config *c, char *err, size_t n)
 {
 	u32 minf = c->scenario == SIM_SC_ALLTOALL ||
-		c->scenario == SIM_SC_ALLREDUCE ? 2 : 1;
+		c->scenario == SIM_SC_ALLREDUCE ||
+		c->scenario == SIM_SC_PIPELINE ? 2 : 1;
 	int i;
 
 #define BAD(...) do { snprintf(err, n, __VA_ARGS__); return -EINVAL; } while (0)
@@ -1544,6 +1573,9 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 	if (c->scenario == SIM_SC_RPC &&
 	    (c->rpc_load < 1 || c->rpc_load > 100))
 		BAD("rpc load %u%% out of range [1, 100]", c->rpc_load);
+	if (c->scenario == SIM_SC_PIPELINE &&
+	    (c->microbatches < 1 || c->microbatches > 1024))
+		BAD("microbatches %u out of range [1, 1024]", c->microbatches);
 	if (c->scenario == SIM_SC_RPC && c->bulk_flows > 1024)
 		BAD("bulk flows %u out of range", c->bulk_flows);
 	for (i = 0; i < AICC_NR_PROFILES; i++)

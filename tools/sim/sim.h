@@ -29,6 +29,7 @@ enum sim_scenario {
 	SIM_SC_ALLTOALL,	/* MoE all-to-all among N hosts (iterations) */
 	SIM_SC_ALLREDUCE,	/* ring all-reduce among N hosts (iterations) */
 	SIM_SC_RPC,		/* small RPCs to 1 receiver under bulk flows */
+	SIM_SC_PIPELINE,	/* pipeline-parallel stages, point to point */
 	SIM_NR_SC
 };
 
@@ -53,7 +54,8 @@ struct sim_config {
 	/* Per-profile knob values (units of uapi/aicc.h), NULL: defaults. */
 	const u32 *knobs[AICC_NR_PROFILES];
 	enum sim_topo topo;
-	u32 flows;		/* senders, or hosts for alltoall/allreduce */
+	u32 flows;		/* senders, or hosts (alltoall, allreduce,
+				 * pipeline) */
 	double rate_gbit;	/* every link */
 	double rtt_us;		/* base RTT of the longest path (propagation) */
 	u32 buffer_kb;		/* per switch output port */
@@ -73,6 +75,7 @@ struct sim_config {
 	u32 spines;		/* spine switches (leaf-spine), 0: leaf_hosts */
 	u32 rpc_load;		/* RPC load in percent of the line rate */
 	u32 bulk_flows;		/* rpc scenario: bulk senders */
+	u32 microbatches;	/* pipeline: microbatches per iteration */
 	bool ss_after_idle;	/* reno/dctcp/swift: Linux cwnd restart */
 	/* debugging: every trace_us, one line per flow (up to trace_flows) */
 	void *trace;		/* FILE *, NULL: off */
