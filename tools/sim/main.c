@@ -35,6 +35,7 @@ static const char usage[] =
 "  --init-cwnd N      initial window (10); --max-cwnd N (4096)\n"
 "  --msg-kb K         message per flow per iteration (64)\n"
 "  --gap-us U         idle gap between iterations (100)\n"
+"  --jitter-us U      incast/alltoall: senders start up to U us late (0)\n"
 "  --rpc-load P       RPC load, percent of line rate (20)\n"
 "  --bulk N           bulk flows in the rpc scenario (2)\n"
 "  --microbatches N   pipeline: microbatches per iteration (8)\n"
@@ -47,7 +48,7 @@ enum {
 	O_CC = 256, O_PROFILE, O_KNOB, O_FLOWS, O_RATE, O_RTT, O_BUF, O_ECN,
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
-	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO,
+	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER,
 };
 
 static const struct option opts[] = {
@@ -76,6 +77,7 @@ static const struct option opts[] = {
 	{ "rpc-load", required_argument, NULL, O_LOAD },
 	{ "bulk", required_argument, NULL, O_BULK },
 	{ "microbatches", required_argument, NULL, O_MICRO },
+	{ "jitter-us", required_argument, NULL, O_JITTER },
 	{ "no-idle-restart", no_argument, NULL, O_NOIDLE },
 	{ "trace-us", required_argument, NULL, O_TRACE },
 	{ "trace-flows", required_argument, NULL, O_TRACE_N },
@@ -361,6 +363,9 @@ int main(int argc, char **argv)
 			break;
 		case O_BULK:
 			c.bulk_flows = unum(o, optarg);
+			break;
+		case O_JITTER:
+			c.jitter_us = unum(o, optarg);
 			break;
 		case O_MICRO:
 			c.microbatches = unum(o, optarg);

@@ -33,6 +33,7 @@ enum {
 	EV_WIN0,	/* measurement window opens */
 	EV_WIN1,	/* measurement window closes */
 	EV_TRACE,	/* debugging output */
+	EV_POST,	/* arg: flow; a late sender writes its message */
 };
 
 #define BULK_END	0x7fffffffU
@@ -776,8 +777,16 @@ static void iter_start(struct sim *s)
 	case SIM_SC_INCAST:
 	case SIM_SC_ALLTOALL:
 		s->iter_open = s->nflows;
-		for (i = 0; i < s->nflows; i++)
-			post_msg(s, &s->flows[i], msg_bytes(s), s->iter);
+		for (i = 0; i < s->nflows; i++) {
+			u64 late = (u64)(rng_unit(&s->rng) *
+					 s->c->jitter_us * PS_PER_US);
+
+			if (late)
+				sim_push(s, s->now + late, EV_POST, i);
+			else
+				post_msg(s, &s->flows[i], msg_bytes(s),
+					 s->iter);
+		}
 		break;
 	case SIM_SC_ALLREDUCE:
 		s->iter_open = s->nflows * s->ar_steps;
@@ -1382,6 +1391,9 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 	case EV_TRACE:
 		on_trace(s);
 		break;
+	case EV_POST:
+		post_msg(s, &s->flows[e->arg], msg_bytes(s), s->iter);
+		break;
 	}
 }
 
@@ -1573,6 +1585,9 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 	if (c->scenario == SIM_SC_RPC &&
 	    (c->rpc_load < 1 || c->rpc_load > 100))
 		BAD("rpc load %u%% out of range [1, 100]", c->rpc_load);
+	if (c->jitter_us > 1000000 || c->gap_us > 10000000)
+		BAD("jitter %u us or gap %u us out of range", c->jitter_us,
+		    c->gap_us);
 	if (c->scenario == SIM_SC_PIPELINE &&
 	    (c->microbatches < 1 || c->microbatches > 1024))
 		BAD("microbatches %u out of range [1, 1024]", c->microbatches);

@@ -71,6 +71,8 @@ struct sim_config {
 	u32 max_cwnd;		/* packets (receive window) */
 	u32 msg_kb;		/* per flow per iteration; allreduce: buffer */
 	u32 gap_us;		/* idle gap between iterations */
+	u32 jitter_us;		/* incast/alltoall: senders start up to this
+				 * late in each iteration (uniform) */
 	u32 leaf_hosts;		/* hosts per leaf (leaf-spine) */
 	u32 spines;		/* spine switches (leaf-spine), 0: leaf_hosts */
 	u32 rpc_load;		/* RPC load in percent of the line rate */
