@@ -428,10 +428,23 @@ assert f["profiles"]["aicc_lat"]["rates"]["rounds"] == 0
 	[ $RC = 2 ] || fail "interval 0 accepted"
 }
 
+t_man_page() {
+	local out
+	command -v groff >/dev/null || { echo "# SKIP no groff"; return 4; }
+	out=$(groff -man -ww -z tools/aicc/aicc.8 2>&1)
+	[ -z "$out" ] || fail "groff: $out" || return 1
+	# every verb of the command table is documented
+	local v
+	for v in status show set profile flows watch select metrics; do
+		grep -q "^\.B.* $v\b\|^\.B $v\|^\.BR* \"*$v" tools/aicc/aicc.8 ||
+			fail "verb $v not in the man page" || return 1
+	done
+}
+
 TESTS=(help module_absent show_text json_valid set_units bad_values
        out_of_range rollback unreadable profile_roundtrip profile_malformed
        profile_rollback metrics flows_loopback flows_filters select_get
-       select_route_netns watch)
+       select_route_netns watch man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"
