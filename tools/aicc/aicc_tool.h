@@ -74,8 +74,8 @@ const char *unit_name(enum aicc_unit u);
 bool unchecked(void);
 int check_knob_value(int profile, int idx, uint64_t v, char *why,
 		     size_t whylen);
-int parse_knob_value(const struct aicc_knob_desc *k, const char *s, uint64_t *out,
-		     char *why, size_t whylen);
+int parse_knob_value(const struct aicc_knob_desc *k, const char *s,
+		     uint64_t *out, char *why, size_t whylen);
 void format_human(enum aicc_unit u, uint64_t v, char *buf, size_t len);
 void format_rate_bps(double bits_per_s, char *buf, size_t len);
 void format_us(uint64_t us, char *buf, size_t len);

@@ -415,8 +415,7 @@ static void flows_usage(FILE *f)
  * Parse one flow filter at argv[*i]; returns 1 if argv[*i] is not a
  * filter word, 0 when one was consumed, -1 on error (reported).
  */
-int parse_flow_filter(struct flow_filter *f, int argc, char **argv,
-			     int *i)
+int parse_flow_filter(struct flow_filter *f, int argc, char **argv, int *i)
 {
 	const char *w = argv[*i];
 	const char *v;

@@ -16,6 +16,7 @@
  * other route, so removing a selection never removes connectivity.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -351,7 +352,6 @@ static int copy_route_with_cc(struct nlreq *req, const struct route *old,
 	struct rtmsg *r = NLMSG_DATA(h);
 	int len = (int)h->nlmsg_len - NLMSG_LENGTH(sizeof(*r));
 	struct rtattr *a, *nest;
-	bool metrics_done = false;
 	size_t i;
 
 	memset(req, 0, sizeof(*req));
@@ -382,11 +382,8 @@ static int copy_route_with_cc(struct nlreq *req, const struct route *old,
 			    strlen(cc) + 1))
 		return -E2BIG;
 	end_nest(&req->h, nest);
-	if (nest->rta_len == RTA_LENGTH(0)) {	/* no metrics at all */
+	if (nest->rta_len == RTA_LENGTH(0))	/* no metrics at all */
 		req->h.nlmsg_len -= RTA_ALIGN(nest->rta_len);
-		metrics_done = true;
-	}
-	(void)metrics_done;
 
 	len = (int)h->nlmsg_len - NLMSG_LENGTH(sizeof(*r));
 	for (a = RTM_RTA(r); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
@@ -409,7 +406,7 @@ static bool valid_cc_name(const char *s)
 	if (!n || n >= 16)
 		return false;
 	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+		if (!(isalnum((unsigned char)s[i]) ||
 		      s[i] == '_' || s[i] == '-'))
 			return false;
 	return true;

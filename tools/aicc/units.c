@@ -163,8 +163,8 @@ static int parse_bool(const char *s, uint64_t *out)
  * Parse @s for knob @k into the knob's sysfs unit.  Returns 0, or -1 with
  * a reason in @why (without the knob name).
  */
-int parse_knob_value(const struct aicc_knob_desc *k, const char *s, uint64_t *out,
-		     char *why, size_t whylen)
+int parse_knob_value(const struct aicc_knob_desc *k, const char *s,
+		     uint64_t *out, char *why, size_t whylen)
 {
 	unsigned long long mant = 0, unit_scale, sfx_scale = 0;
 	unsigned __int128 num, den = 1;
