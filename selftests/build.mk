@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests: included by the top-level Makefile after each group's own
+# selftests/<group>/build.mk, which may append to CHECK_UNIT (userspace
+# unit tests, run on the host by `make check-unit`) and to VM_TESTS_C (C
+# tests that run inside the VM: selftests/<group>/test_x.c is built to
+# $(BUILD)/selftests/<group>/test_x and run by run-in-vm.sh).
+#
+#   make selftests    build the VM C tests
+#   make check        everything (selftests/run-all.sh)
+
+VM_TESTS_BIN := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(VM_TESTS_C))
+
+.PHONY: selftests
+
+selftests: $(VM_TESTS_BIN)
+
+$(BUILD)/selftests/%: selftests/%.c $(wildcard selftests/lib/*.h) $(CORE_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iselftests/lib -o $@ $< -lpthread -lm

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs every VM selftest, in order, inside the guest that tools/vm/aicc-vm
+# booted (selftests/run-all.sh starts it once per kernel):
+#
+#   selftests/<group>/test_*.sh            shell tests (KTAP on stdout)
+#   build/selftests/<group>/test_*         C tests listed in VM_TESTS_C
+#
+# Each test's output goes to the console and to
+# $AICC_OUT/results/<group>/<test>.ktap, its exit status to <test>.rc and
+# its run time in seconds to <test>.time; run-all.sh counts the results from
+# there.  AICC_TESTS="net/ module/test_x" runs only the tests whose
+# <group>/<name> contains one of the words; AICC_TEST_TIMEOUT (seconds,
+# default 600) bounds each test.  Prints its own KTAP summary, one line per
+# test, and exits 1 if any test failed.
+
+set -u
+
+if [ "${AICC_VM:-}" != 1 ]; then
+	echo "run-in-vm: runs inside the test VM only (see selftests/run-all.sh)" >&2
+	exit 2
+fi
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+. selftests/lib/ktap.sh
+
+res=${AICC_OUT:?}/results
+mkdir -p "$res" || exit 2
+tmo=${AICC_TEST_TIMEOUT:-600}
+
+tests=()
+for t in selftests/*/test_*.sh build/selftests/*/test_*; do
+	[ -f "$t" ] || continue
+	case $t in *.c|*.o|*.d) continue ;; esac
+	[ "${t%.sh}" != "$t" ] || [ -x "$t" ] || continue
+	name=${t#build/}
+	name=${name#selftests/}
+	name=${name%.sh}
+	if [ -n "${AICC_TESTS:-}" ]; then
+		keep=0
+		for w in $AICC_TESTS; do
+			case $name in *"$w"*) keep=1 ;; esac
+		done
+		[ $keep -eq 1 ] || continue
+	fi
+	tests+=("$name=$t")
+done
+
+ktap_plan ${#tests[@]}
+ktap_info "aicc selftests on $(uname -r): ${#tests[@]} test programs"
+for entry in "${tests[@]}"; do
+	name=${entry%%=*}
+	t=${entry#*=}
+	mkdir -p "$res/$(dirname "$name")"
+	echo "# ---- $name"
+	start=$(cut -d' ' -f1 /proc/uptime)
+	case $t in
+	*.sh) cmd=(bash "$t") ;;
+	*) cmd=("./$t") ;;
+	esac
+	timeout -k 10 "$tmo" "${cmd[@]}" < /dev/null 2>&1 | tee "$res/$name.ktap"
+	rc=${PIPESTATUS[0]}
+	end=$(cut -d' ' -f1 /proc/uptime)
+	echo "$rc" > "$res/$name.rc"
+	awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f\n", b - a }' > "$res/$name.time"
+	left=$(ip netns list 2>/dev/null | wc -l)
+	[ "$left" -eq 0 ] || echo "# warning: $name left $left network namespaces"
+	case $rc in
+	124|137) ktap_fail "$name" "timed out after ${tmo}s" ;;
+	*) ktap_result "$name" "$rc" ;;
+	esac
+done
+ktap_finish
