@@ -596,13 +596,13 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 /* What to remember about this flow's peer; false if nothing worth it. */
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out)
 {
-	if (f->mode == AICC_MODE_START || !(f->flags & AICC_F_HAVE_BASE) ||
-	    !f->rate)
+	if (!(f->flags & AICC_F_HAVE_BASE) || !f->inv_rtt)
 		return false;
-	out->rate = f->rate;
+	/* The window's rate over base + target, without any pacing gain. */
+	out->rate = aicc_mul_shr(f->cwnd * f->mss, f->inv_rtt, 48);
 	out->base_rtt = f->base_rtt;
 	out->mss = f->mss;
-	return true;
+	return out->rate != 0;
 }
 
 void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)

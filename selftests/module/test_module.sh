@@ -1,0 +1,358 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tcp_aicc.ko in a running kernel: registration, every selection path
+# (sysctl default, setsockopt, per-route congctl, autoload by name, child
+# network namespaces), every knob's good and bad writes, knob changes
+# reaching running flows, counters, the tracepoint, ss(8) output, and
+# rmmod refused while sockets use aicc.  Runs as root inside the VM rig.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/ktap.sh"
+
+ktap_require_root
+ktap_require ip ss sysctl insmod rmmod modprobe depmod python3
+kver=$(uname -r)
+ko=$top/build/$kver/tcp_aicc.ko
+gen=$top/build/aiccgen
+run_gen() { timeout 30 "$gen" "$@"; }
+sys=/sys/kernel/aicc
+[ -f "$ko" ] || ktap_skip_all "no module built for $kver ($ko)"
+[ -x "$gen" ] || ktap_skip_all "no traffic generator ($gen)"
+
+ktap_plan 24
+
+ns=aicc-mod-$$
+port=5301
+pids=()
+cleanup()
+{
+	local p
+
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	ip netns del "$ns-a" 2>/dev/null
+	ip netns del "$ns-b" 2>/dev/null
+	sysctl -qw net.ipv4.tcp_congestion_control=cubic
+	rmmod tcp_aicc 2>/dev/null
+}
+trap cleanup EXIT
+
+# Knob names, units and ranges from the one table the module uses.
+knob_table()
+{
+	awk '/^\t\t"[a-z_]+", AICC_UNIT_/ {
+		gsub(/[",U]/, ""); print $1, $3, $4 }' \
+		"$top/module/core/aicc_tables.c"
+}
+
+# expect_none NAME LIST: pass when LIST (of problems) is empty.
+expect_none()
+{
+	if [ -z "$2" ]; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1" "problems:$2"
+	fi
+}
+
+# expect_eq NAME GOT WANT
+expect_eq()
+{
+	if [ "$2" = "$3" ]; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1" "got '$2', want '$3'"
+	fi
+}
+
+rmmod tcp_aicc 2>/dev/null
+ip link set lo up
+
+# 1: load
+if insmod "$ko"; then
+	ktap_pass "insmod"
+else
+	ktap_skip_all "insmod failed"
+fi
+
+# 2: all three names registered
+avail=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)
+ok=0
+for n in aicc aicc_lat aicc_bulk; do
+	[[ " $avail " == *" $n "* ]] && ok=$((ok + 1))
+done
+ktap_expect "three profiles registered" "$ok -eq 3" "available: $avail"
+
+# 3: sysfs layout and permissions
+bad=""
+nknobs=0
+while read -r name lo hi; do
+	nknobs=$((nknobs + 1))
+	for p in aicc aicc_lat aicc_bulk; do
+		f=$sys/$p/$name
+		m=$(stat -c %a "$f" 2>/dev/null)
+		[ "$m" = 644 ] || bad="$bad $p/$name:$m"
+	done
+done < <(knob_table)
+for f in "$sys"/aicc/stats/*; do
+	m=$(stat -c %a "$f")
+	[ "$m" = 444 ] || bad="$bad $f:$m"
+done
+for f in rate_memory rate_memory_entries; do
+	[ "$(stat -c %a $sys/$f)" = 644 ] || bad="$bad $f"
+done
+[ "$nknobs" -ge 20 ] || bad="$bad only-$nknobs-knobs"
+expect_none "sysfs files and modes" "$bad"
+
+# 4: version
+v=$(cat $sys/version)
+want=$(sed -n 's/^#define AICC_VERSION[^"]*"\(.*\)"/\1/p' "$top/uapi/aicc.h")
+expect_eq "version file" "$v" "$want"
+
+# 5: every knob of every profile takes its min and max and keeps them
+bad=""
+while read -r name lo hi; do
+	for p in aicc aicc_lat aicc_bulk; do
+		f=$sys/$p/$name
+		old=$(cat "$f")
+		for val in "$lo" "$hi" "$old"; do
+			echo "$val" > "$f" 2>/dev/null || bad="$bad $p/$name=$val(w)"
+			[ "$(cat "$f")" = "$val" ] || bad="$bad $p/$name=$val(r)"
+		done
+	done
+done < <(knob_table)
+expect_none "good writes, every knob" "$bad"
+
+# 6: out-of-range and malformed writes fail with EINVAL, value unchanged
+bad=""
+while read -r name lo hi; do
+	f=$sys/aicc/$name
+	old=$(cat "$f")
+	vals=("$((hi + 1))" abc "-1" "1.5" "99999999999999999999" "12x")
+	[ "$lo" -gt 0 ] && vals+=("$((lo - 1))")
+	for val in "${vals[@]}"; do
+		err=$( (printf '%s' "$val" > "$f") 2>&1)
+		case $err in
+		*"Invalid argument"*) ;;
+		*) bad="$bad $name='$val'(${err:-accepted})" ;;
+		esac
+		[ "$(cat "$f")" = "$old" ] || bad="$bad $name='$val'(changed)"
+	done
+done < <(knob_table)
+expect_none "bad writes rejected, nothing changed" "$bad"
+
+# 7: global knobs
+bad=""
+echo 0 > $sys/rate_memory && [ "$(cat $sys/rate_memory)" = 0 ] || bad="$bad rm0"
+echo 1 > $sys/rate_memory && [ "$(cat $sys/rate_memory)" = 1 ] || bad="$bad rm1"
+(echo 2 > $sys/rate_memory) 2>/dev/null && bad="$bad rm2"
+echo 2048 > $sys/rate_memory_entries || bad="$bad e2048"
+[ "$(cat $sys/rate_memory_entries)" = 2048 ] || bad="$bad e2048r"
+for val in 1000 8 32768 abc; do
+	(echo $val > $sys/rate_memory_entries) 2>/dev/null && bad="$bad e$val"
+done
+[ "$(cat $sys/rate_memory_entries)" = 2048 ] || bad="$bad changed"
+echo 1024 > $sys/rate_memory_entries
+expect_none "global knobs validated" "$bad"
+
+# Helpers: a loopback server, and a short flow reporting its algorithm.
+"$gen" server -p $port > /dev/null 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do
+	ss -ltn "sport = :$port" | grep -q LISTEN && break
+	sleep 0.1
+done
+
+flow_cc()	# ADDR [gen options] -> prints the cc the flow used
+{
+	local addr=$1
+	shift
+	run_gen -j bulk -c "$addr" -p $port -n 1 -t 1 "$@" 2>/dev/null |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["flows"][0]["tcp_info"]["cc"])' \
+		2>/dev/null
+}
+
+# 8: system default
+sysctl -qw net.ipv4.tcp_congestion_control=aicc
+got=$(flow_cc 127.0.0.1)
+expect_eq "sysctl default selects aicc" "$got" aicc
+sysctl -qw net.ipv4.tcp_congestion_control=cubic
+
+# 9, 10: per socket
+got=$(flow_cc 127.0.0.1 --cc aicc_lat)
+expect_eq "setsockopt selects aicc_lat" "$got" aicc_lat
+got=$(flow_cc 127.0.0.1 --cc aicc_bulk)
+expect_eq "setsockopt selects aicc_bulk" "$got" aicc_bulk
+
+# 11: per route, between two namespaces
+ip netns add "$ns-a" && ip netns add "$ns-b"
+ip link add va netns "$ns-a" type veth peer name vb netns "$ns-b"
+ip -n "$ns-a" addr add 10.99.0.1/24 dev va
+ip -n "$ns-b" addr add 10.99.0.2/24 dev vb
+for n in a b; do
+	ip -n "$ns-$n" link set lo up
+	ip -n "$ns-$n" link set "v$n" up
+done
+ip netns exec "$ns-b" "$gen" server -p $port > /dev/null 2>&1 &
+pids+=($!)
+sleep 0.5
+ip -n "$ns-a" route replace 10.99.0.2/32 dev va congctl aicc_bulk
+got=$(ip netns exec "$ns-a" timeout 30 "$gen" -j bulk -c 10.99.0.2 -p $port -n 1 -t 1 |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["flows"][0]["tcp_info"]["cc"])' 2>/dev/null)
+expect_eq "route congctl selects aicc_bulk" "$got" aicc_bulk
+
+# 12: child namespace follows tcp_allowed_congestion_control
+allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="reno cubic"
+e1=$(ip netns exec "$ns-a" sysctl -w net.ipv4.tcp_congestion_control=aicc 2>&1)
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed aicc"
+e2=$(ip netns exec "$ns-a" sysctl -w net.ipv4.tcp_congestion_control=aicc 2>&1)
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
+ip netns exec "$ns-a" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+if [[ $e1 == *"not permitted"* && $e2 == *"= aicc"* ]]; then
+	ktap_pass "child netns needs aicc allowed"
+else
+	ktap_fail "child netns needs aicc allowed" "not allowed: '$e1'; allowed: '$e2'"
+fi
+
+# 13: counters move with flows
+t0=$(cat $sys/aicc/stats/flows_total)
+r0=$(cat $sys/aicc/stats/rounds)
+run_gen bulk -c 127.0.0.1 -p $port -n 2 -t 1 --cc aicc > /dev/null 2>&1
+t1=$(cat $sys/aicc/stats/flows_total)
+r1=$(cat $sys/aicc/stats/rounds)
+sleep 0.5
+f1=$(cat $sys/aicc/stats/flows)
+ktap_expect "counters: flows_total, rounds, flows back to 0" \
+	"$((t1 - t0)) -ge 2 -a $r1 -gt $r0 -a $f1 -eq 0" \
+	"flows_total +$((t1 - t0)), rounds +$((r1 - r0)), flows now $f1"
+
+# 14: a knob written while a flow runs takes effect on that flow
+echo 80000 > $sys/aicc/pacing_max_kbps		# 10 MB/s
+res=$(run_gen -j bulk -c 127.0.0.1 -p $port -n 1 -t 4 --interval 1000 --cc aicc \
+	2>/dev/null & gp=$!; sleep 2; echo 8000 > $sys/aicc/pacing_max_kbps; wait $gp)
+echo 0 > $sys/aicc/pacing_max_kbps
+read -r first last < <(echo "$res" | python3 -c '
+import json, sys
+iv = json.load(sys.stdin)["intervals"]
+print(iv[0]["total_mbps"], iv[-1]["total_mbps"])' 2>/dev/null)
+ktap_expect_range "running flow obeys new pacing_max (Mbit/s, cap 8)" \
+	"${last:-x}" 0.5 12
+ktap_info "first second at cap 80 Mbit/s: ${first:-?} Mbit/s"
+
+# 15: ss shows the aicc flow with DCTCP-style ECN info
+run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 3 --cc aicc > /dev/null 2>&1 &
+gp=$!
+line=
+for _ in $(seq 20); do
+	sleep 0.2
+	line=$(ss -tin "dport = :$port" | tr '\n' ' ')
+	[[ $line == *aicc* ]] && break
+done
+wait $gp
+if echo "$line" | grep -Eq 'aicc .*dctcp:|dctcp:.* aicc'; then
+	ktap_pass "ss -ti shows aicc and its ECN state"
+else
+	ktap_fail "ss -ti shows aicc and its ECN state" "ss: $line"
+fi
+
+# 16: the tracepoint
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
+if [ -d $tr/events/aicc/aicc_update ]; then
+	echo > $tr/trace
+	echo 1 > $tr/events/aicc/aicc_update/enable
+	run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 1 --cc aicc > /dev/null 2>&1
+	echo 0 > $tr/events/aicc/aicc_update/enable
+	n=$(grep -c 'aicc_update:.*cwnd_x16=' $tr/trace)
+	ktap_expect "aicc:aicc_update tracepoint fires" "$n -gt 0" "$n events"
+else
+	ktap_fail "aicc:aicc_update tracepoint fires" "no $tr/events/aicc"
+fi
+
+# 17: rate memory remembers a converged peer
+echo 1 > $sys/rate_memory
+h0=$(cat $sys/aicc/stats/mem_hits)
+ip netns exec "$ns-a" run_gen bulk -c 10.99.0.2 -p $port -n 1 -t 2 --cc aicc > /dev/null 2>&1
+used=$(cat $sys/rate_memory_used)
+ip netns exec "$ns-a" run_gen bulk -c 10.99.0.2 -p $port -n 1 -t 1 --cc aicc > /dev/null 2>&1
+h1=$(cat $sys/aicc/stats/mem_hits)
+ktap_expect "rate memory: stored, then hit by the next flow" \
+	"$used -ge 1 -a $h1 -gt $h0" "used $used, hits $h0 -> $h1"
+
+# 18: disabled rate memory is not consulted
+echo 0 > $sys/rate_memory
+h0=$(cat $sys/aicc/stats/mem_hits)
+ip netns exec "$ns-a" run_gen bulk -c 10.99.0.2 -p $port -n 1 -t 1 --cc aicc > /dev/null 2>&1
+h1=$(cat $sys/aicc/stats/mem_hits)
+echo 1 > $sys/rate_memory
+ktap_expect "rate_memory=0 disables the lookups" "$h1 -eq $h0" "hits $h0 -> $h1"
+
+# 19: rmmod refused while a socket uses aicc
+run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 3 --cc aicc > /dev/null 2>&1 &
+gp=$!
+sleep 1
+if rmmod tcp_aicc 2>/dev/null; then
+	ktap_fail "rmmod refused while a flow uses aicc" "module went away"
+	insmod "$ko"
+else
+	ktap_pass "rmmod refused while a flow uses aicc"
+fi
+wait $gp
+
+# 20: and clean once every socket is gone
+sleep 1
+for _ in 1 2 3 4 5; do
+	rmmod tcp_aicc 2>/dev/null && break
+	sleep 1
+done
+ktap_expect "rmmod after the flows end" "! -d $sys" "module still loaded"
+
+# 21, 22: autoload by name.  An installed module is found through depmod's
+# alias index; to keep this fast under emulation the module gets a private
+# module tree with its own index, and the kernel's modprobe helper is
+# pointed at it.
+mroot=$(mktemp -d /tmp/aicc-modroot.XXXXXX)
+mdir=$mroot/lib/modules/$kver
+old_modprobe=$(cat /proc/sys/kernel/modprobe)
+mkdir -p "$mdir/extra" && cp "$ko" "$mdir/extra/" &&
+	cp /lib/modules/"$kver"/modules.builtin* /lib/modules/"$kver"/modules.order \
+		"$mdir/" 2>/dev/null
+printf '#!/bin/sh\nexec %s -d %s "$@"\n' "$(command -v modprobe)" "$mroot" \
+	> "$mroot/modprobe"
+chmod +x "$mroot/modprobe"
+if depmod -b "$mroot" "$kver" && grep -q 'tcp_aicc_lat' "$mdir/modules.alias"; then
+	echo "$mroot/modprobe" > /proc/sys/kernel/modprobe
+	sysctl -qw net.ipv4.tcp_congestion_control=aicc_lat 2>/dev/null
+	got=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
+	expect_eq "sysctl autoloads tcp_aicc for aicc_lat" "$got" aicc_lat
+	sysctl -qw net.ipv4.tcp_congestion_control=cubic
+	sleep 0.5
+	rmmod tcp_aicc 2>/dev/null
+	got=$(flow_cc 127.0.0.1 --cc aicc_bulk)
+	expect_eq "setsockopt autoloads tcp_aicc for aicc_bulk" "$got" aicc_bulk
+	echo "$old_modprobe" > /proc/sys/kernel/modprobe
+else
+	ktap_skip "sysctl autoloads tcp_aicc for aicc_lat" "depmod failed"
+	ktap_skip "setsockopt autoloads tcp_aicc for aicc_bulk" "depmod failed"
+fi
+rm -rf "$mroot"
+
+# 23: reload works after unload
+rmmod tcp_aicc 2>/dev/null
+sleep 0.5
+ktap_check "reload after unload" insmod "$ko"
+
+# 24: clean kernel log
+if dmesg | grep -E 'WARNING:|BUG:|Oops|sleeping function called' > /dev/null; then
+	ktap_fail "no warnings in dmesg" "$(dmesg | grep -E 'WARNING:|BUG:|Oops' | head -5)"
+else
+	ktap_pass "no warnings in dmesg"
+fi
+
+ktap_finish
