@@ -12,10 +12,22 @@ $(BUILD)/aiccgen: $(AICCGEN_SRCS) $(AICCGEN_HDRS) tools/aiccgen/build.mk
 	@mkdir -p $(BUILD)
 	$(CC) $(USER_CFLAGS) -o $@ $(AICCGEN_SRCS) -lm
 
-.PHONY: check-aiccgen install-aiccgen
+.PHONY: check-aiccgen check-aiccgen-vm install-aiccgen
 
 check-aiccgen: $(BUILD)/aiccgen
 	bash tools/aiccgen/test.sh $(BUILD)/aiccgen
+
+# Through a real bottleneck between namespaces, in the VM, on both kernels.
+# The guest's stdout is its serial console: take the KTAP lines from there.
+check-aiccgen-vm: $(BUILD)/aiccgen
+	@set -e; for k in 6.1 6.12; do \
+		o=$(BUILD)/vm/aiccgen-$$k; rc=0; \
+		tools/vm/aicc-vm --kernel $$k --timeout 300 --quiet --out $$o -- \
+			bash tools/aiccgen/vm-test.sh || rc=$$?; \
+		tr -d '\r' < $$o/console.log | \
+			grep -a -E '^(TAP version|1\.\.|ok |not ok |# )' || true; \
+		[ $$rc -eq 0 ] || { echo "aiccgen vm-test on $$k: exit $$rc"; exit 1; }; \
+	done
 
 install-aiccgen: $(BUILD)/aiccgen
 	install -D -m 0755 $(BUILD)/aiccgen $(DESTDIR)$(PREFIX)/bin/aiccgen
