@@ -31,10 +31,15 @@
  *   loss seen:      w <- w * (1 - loss_beta)         (immediately, per ACK)
  *   d > T:          w <- w * (1 - min(beta * (d - T) / d, max_mdf))
  *   CE seen:        w <- w * (1 - min(ecn_beta * alpha, max_mdf))
- *                   (the larger of the two cuts; ECN is ignored for one
- *                   round after a cut, since those marks predate it)
- *   otherwise:      w <- w + ai + mi * w * (T - d) / T
+ *                   (the larger of the two cuts)
+ *   otherwise:      w <- w + ai * max(1, 1/w) + mi * w * (T - d) / T
+ *                   (not in app-limited rounds)
  *   RTO:            w <- min(w, packets delivered in the last round)
+ *
+ * The round after a cut is held -- neither cut nor grown -- because its
+ * delay and marks belong to packets sent before the cut.  A window below
+ * one packet sends one packet per several round trips, so its additive
+ * increase is scaled by 1/w (up to 16x) to stay ai per round trip of time.
  *
  * The window is kept in 1/65536 packets and may fall below one packet
  * (down to min_cwnd).  The kernel is given at least two whole packets and the
@@ -57,9 +62,11 @@
  *   LOSS    one round after a retransmission timeout; the window restarts
  *           from what the path actually delivered, not from one packet.
  *   RESUME  the first round after an idle gap shorter than rate_memory_ms:
- *           the window and rate from before the gap are kept and paced, so
- *           the next collective starts at the converged speed.  Longer gaps
- *           fall back to START.
+ *           the flow resumes at its converged window -- the slow average
+ *           of its windows (gain 1/8 per round), not the last one, which
+ *           grew as other flows of the collective finished -- paced at
+ *           gain 1, so the next collective starts at the right speed.
+ *           Longer gaps fall back to START.
  *
  * Arithmetic is fixed point, no floating point, no allocation.  The per-ACK
  * path uses additions, multiplications and shifts only; the few quotients
@@ -72,6 +79,8 @@
 
 #define NSEC_PER_SEC_U32	1000000000U
 #define ALPHA_ONE		32768U		/* alpha is Q15 */
+#define AICC_SUBPKT_AI_MAX	16	/* sub-packet AI boost, at most */
+#define AICC_AVG_SHIFT		3	/* avg_cwnd gain 1/8 per round */
 
 /* ------------------------------------------------------------------ */
 /* Fixed-point helpers                                                  */
@@ -283,7 +292,8 @@ static void update_rate(struct aicc_flow *f, const struct aicc_params *p)
 	}
 	if (f->mode == AICC_MODE_START)
 		gain = 2 * AICC_ONE;
-	else if (f->cwnd < (u64)AICC_CWND_FLOOR_PKTS << 16)
+	else if (f->mode == AICC_MODE_RESUME ||
+		 f->cwnd < (u64)AICC_CWND_FLOOR_PKTS << 16)
 		gain = AICC_ONE;
 	else
 		gain = p->pacing_gain_q16;
@@ -390,6 +400,38 @@ void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
 	update_rate(f, p);
 }
 
+/*
+ * Growth for one round below target: ai packets per round trip of time
+ * (a window below one packet spans several round trips per round), plus
+ * mi * w * (T - d) / T when the queue is well below target.
+ */
+static u64 increase(const struct aicc_flow *f, const struct aicc_params *p)
+{
+	u64 inc = p->ai_q16;
+
+	if (f->cwnd < AICC_ONE)
+		inc = aicc_udiv64(inc << 16,
+				  max_u64(f->cwnd, AICC_ONE / AICC_SUBPKT_AI_MAX));
+	if (p->mi_q16 && f->target > f->qdelay)
+		inc += aicc_mul_shr(aicc_mul_shr(f->cwnd, p->mi_q16, 16),
+				    aicc_udiv64((u64)(f->target - f->qdelay) << 16,
+						f->target), 16);
+	return inc;
+}
+
+/* Slow average of the window: what the flow converged to. */
+static void update_avg(struct aicc_flow *f)
+{
+	u64 w = min_u64(f->cwnd >> 8, 0xffffffffULL);	/* Q8 packets */
+
+	if (!f->avg_cwnd)
+		f->avg_cwnd = (u32)w;
+	else if (w > f->avg_cwnd)
+		f->avg_cwnd += (u32)((w - f->avg_cwnd) >> AICC_AVG_SHIFT);
+	else
+		f->avg_cwnd -= (u32)((f->avg_cwnd - w) >> AICC_AVG_SHIFT);
+}
+
 /* Once per round: signals, target, and the window decision. */
 static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 			      const struct aicc_sample *s)
@@ -433,13 +475,19 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 		f->mode = AICC_MODE_TRACK;
 		fallthrough;
 	case AICC_MODE_TRACK:
+		/*
+		 * The round after a cut carries the signals of packets sent
+		 * before it: act on neither its delay nor its marks.
+		 */
+		if (held)
+			break;
 		if ((f->flags & AICC_F_HAVE_RTT) && f->qdelay > f->target) {
 			cut = aicc_mul_shr(p->beta_q16,
 					   aicc_udiv64((u64)(f->qdelay - f->target)
 						       << 16, f->qdelay), 16);
 			ev |= AICC_EV_DELAY_CUT;
 		}
-		if (ce && !held) {
+		if (ce) {
 			u64 ecut = aicc_mul_shr((u64)f->alpha << 1,
 						p->ecn_beta_q16, 16);
 
@@ -452,18 +500,11 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 			cut_cwnd(f, min_u64(cut, p->max_mdf_q16));
 			f->flags |= AICC_F_CUT;
 		} else if ((f->flags & AICC_F_HAVE_RTT) &&
-			   !(f->flags & AICC_F_APP_LIMITED) && !ce) {
-			u64 inc = p->ai_q16;
-
-			if (p->mi_q16 && f->target > f->qdelay)
-				inc += aicc_mul_shr(aicc_mul_shr(f->cwnd,
-						p->mi_q16, 16),
-						aicc_udiv64((u64)(f->target -
-							f->qdelay) << 16,
-							f->target), 16);
-			f->cwnd += inc;
+			   !(f->flags & AICC_F_APP_LIMITED)) {
+			f->cwnd += increase(f, p);
 			ev |= AICC_EV_INCREASE;
 		}
+		update_avg(f);
 		break;
 	default:
 		break;
@@ -527,7 +568,9 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		}
 		new_round(f, s);
 	} else if (f->mode == AICC_MODE_START) {
-		f->cwnd += (u64)s->acked << 16;
+		/* grow only while the window, not the application, limits */
+		if (!s->app_limited)
+			f->cwnd += (u64)s->acked << 16;
 		u64 rtt = f->round_rtt;
 
 		if (f->flags & AICC_F_HAVE_PREV)
@@ -577,6 +620,12 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	    (idle_ns >> 20) <= p->mem_life_ns_hi) {
 		if (f->mode == AICC_MODE_START)
 			return 0;
+		/*
+		 * Windows of flows that finished their burst last grew as the
+		 * others left; resume at the converged window, not that one.
+		 */
+		if (f->avg_cwnd && f->cwnd > (u64)f->avg_cwnd << 8)
+			f->cwnd = (u64)f->avg_cwnd << 8;
 		f->mode = AICC_MODE_RESUME;
 		ev = AICC_EV_IDLE_RESUME;
 	} else {

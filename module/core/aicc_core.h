@@ -86,6 +86,7 @@ struct aicc_flow {
 	u32 last_del;		/* packets delivered in the last full round */
 	u32 target;		/* current queueing-delay target, ns */
 	u32 qdelay;		/* queueing delay of the last round, ns */
+	u32 avg_cwnd;		/* slow average of the window, Q8 packets */
 	u16 mss;
 	u16 alpha;		/* CE fraction EWMA, Q15 */
 	u8 mode;		/* enum aicc_mode */
