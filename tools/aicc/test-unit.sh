@@ -106,6 +106,15 @@ t_json_valid() {
 		run "$AICC" -j $v
 		echo "$OUT" | is_json || fail "-j $v: invalid JSON: $OUT" || return 1
 	done
+	for v in "-jp show" "-j -p status" "-jp flows -a" "-jp metrics"; do
+		run "$AICC" $v
+		if [ "$v" = "-jp metrics" ]; then
+			# -j does not apply to the Prometheus format
+			echo "$OUT" | grep -q '^# TYPE aicc_up gauge' || fail "$v" || return 1
+			continue
+		fi
+		echo "$OUT" | is_json || fail "$v: invalid JSON" || return 1
+	done
 	run "$AICC" -j show aicc_lat
 	[ "$(echo "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["aicc_lat"]["target"]["value"])')" = 150 ] ||
 		fail "aicc_lat target: $OUT"
