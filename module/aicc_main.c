@@ -36,10 +36,14 @@ struct aicc_sock {
 	u32 prior_rcv_nxt;	/* receiver: rcv_nxt before the last segment */
 	u32 last_rx_us;		/* receiver: arrival of the last segment */
 	u8 ce_state;		/* receiver: last segment was CE-marked */
+	u8 mem_rounds;		/* rounds since the peer's entry was refreshed */
 	u8 inited;		/* init() ran (release() may come without) */
 };
 
 static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES] __read_mostly;
+
+/* A running flow refreshes its peer's rate-memory entry this often. */
+#define AICC_MEM_REFRESH_ROUNDS	16
 
 static inline unsigned int aicc_profile_of(const struct sock *sk)
 {
@@ -105,21 +109,29 @@ static void aicc_peer_key(const struct sock *sk, struct aicc_peer *key)
 	key->addr[3] = (__force u32)sk->sk_daddr;
 }
 
-static void aicc_remember(struct sock *sk)
+/*
+ * Refresh the peer's entry in the rate memory with this flow's state, and
+ * take a lower base RTT from it if a flow to the same peer saw one.
+ */
+static void aicc_remember(struct sock *sk, const struct aicc_params *p)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct aicc_memval val, old;
 	struct aicc_mem_tab *tab;
-	struct aicc_memval val;
 	struct aicc_peer key;
+	u64 now;
 
-	if (!READ_ONCE(aicc_mem_enabled) || !aicc_flow_memval(&ca->f, &val))
+	if (!READ_ONCE(aicc_mem_enabled))
+		return;
+	tab = rcu_dereference(aicc_mem_cur);
+	if (!tab)
 		return;
 	aicc_peer_key(sk, &key);
-	rcu_read_lock();
-	tab = rcu_dereference(aicc_mem_cur);
-	if (tab)
-		aicc_mem_store(&tab->mem, &key, tcp_clock_ns(), &val);
-	rcu_read_unlock();
+	now = tcp_clock_ns();
+	if (aicc_mem_lookup(&tab->mem, &key, now, p->mem_life_ns_hi, &old))
+		aicc_flow_adopt_base(&ca->f, p, old.base_rtt);
+	if (aicc_flow_memval(&ca->f, &val))
+		aicc_mem_store(&tab->mem, &key, now, &val);
 }
 
 static void aicc_init(struct sock *sk)
@@ -176,7 +188,9 @@ static void aicc_release(struct sock *sk)
 
 	if (!ca->inited)
 		return;
-	aicc_remember(sk);
+	rcu_read_lock();
+	aicc_remember(sk, aicc_params_of(ca->f.profile));
+	rcu_read_unlock();
 	aicc_stat_add(ca->f.profile, AICC_S_FLOWS, -1);
 	ca->inited = 0;
 }
@@ -185,6 +199,7 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
+	const struct aicc_params *p;
 	struct aicc_sample s;
 	unsigned int ev;
 
@@ -202,7 +217,12 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	s.app_limited = rs->is_app_limited;
 
 	rcu_read_lock();
-	ev = aicc_on_ack(&ca->f, aicc_params_of(ca->f.profile), &s);
+	p = aicc_params_of(ca->f.profile);
+	ev = aicc_on_ack(&ca->f, p, &s);
+	if ((ev & AICC_EV_ROUND) && ++ca->mem_rounds >= AICC_MEM_REFRESH_ROUNDS) {
+		ca->mem_rounds = 0;
+		aicc_remember(sk, p);
+	}
 	rcu_read_unlock();
 
 	ca->last_ack_us = (u32)tp->tcp_mstamp;
@@ -273,8 +293,8 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		if (!ca->inited)
 			break;
 		idle_us = (u32)tp->tcp_mstamp - ca->last_ack_us;
-		aicc_remember(sk);
 		rcu_read_lock();
+		aicc_remember(sk, aicc_params_of(ca->f.profile));
 		ev = aicc_on_tx_start(&ca->f, aicc_params_of(ca->f.profile),
 				      (u64)idle_us * NSEC_PER_USEC,
 				      tp->delivered);

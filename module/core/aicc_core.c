@@ -642,6 +642,23 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	return ev;
 }
 
+/*
+ * Another flow to the same peer measured a lower base RTT: take it.  A flow
+ * that joined while a queue stood measured that queue into its base and
+ * would otherwise keep it there, at the expense of the flows before it.
+ */
+void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
+			  u32 base_ns)
+{
+	if (!base_ns || !(f->flags & AICC_F_HAVE_BASE) ||
+	    base_ns >= f->base_rtt)
+		return;
+	f->base_rtt = base_ns;
+	f->target = compute_target(f, p);
+	f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
+	update_rate(f, p);
+}
+
 /* What to remember about this flow's peer; false if nothing worth it. */
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out)
 {

@@ -140,6 +140,8 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 			      const struct aicc_params *p, u64 idle_ns,
 			      u32 delivered);
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
+void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
+			  u32 base_ns);
 void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info);
 
 /* Kernel-visible window: at least AICC_CWND_FLOOR_PKTS whole packets. */
