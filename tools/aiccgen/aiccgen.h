@@ -261,6 +261,9 @@ struct copts {
 	char *hosts_buf;
 	const char *hosts[GEN_MAX_HOSTS];
 	int nhosts;
+	char *netns_buf;
+	const char *netns[GEN_MAX_HOSTS];	/* --netns names, or empty */
+	int nnetns;
 	int port;
 	const char *cc;
 	const char *server_cc;
@@ -276,6 +279,7 @@ struct cconn {
 	int id;
 	int fd;
 	const char *host;
+	const char *netns;		/* created in this namespace, or NULL */
 	enum cstate state;
 	char err[192];
 	char cc[GEN_CC_LEN];
@@ -294,6 +298,7 @@ enum {
 	OPT_SERVER_CC,
 	OPT_TIMEOUT,
 	OPT_CONNECT_TIMEOUT,
+	OPT_NETNS,
 	OPT_MODE_BASE = 300,
 };
 

@@ -3,12 +3,14 @@
  * aiccgen: sockets, TCP_INFO, namespace counters, the event loop and the
  * client connection setup shared by every client mode.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +205,60 @@ void tcpinfo_text(FILE *f, const struct tcpinfo_snap *s)
 	fprintf(f, " state %s", ca_state_name(s->ti.ca_state));
 }
 
+/* ---- network namespaces ---- */
+
+/*
+ * --netns: connections are created in other network namespaces (setns
+ * around socket(); a socket stays in the namespace it was created in), so
+ * one process can drive synchronized bursts from several sender
+ * namespaces.  Descriptors of those namespaces, and of our own.
+ */
+static int ns_fds[GEN_MAX_HOSTS];
+static int ns_count;
+static int ns_self = -1;
+static const char * const *ns_names;
+
+static void netns_open(const struct copts *o)
+{
+	char path[4096];
+
+	if (!o->nnetns)
+		return;
+	ns_self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (ns_self < 0)
+		gen_usage_err("--netns: cannot open /proc/self/ns/net: %s",
+			      strerror(errno));
+	for (int i = 0; i < o->nnetns; i++) {
+		const char *n = o->netns[i];
+
+		snprintf(path, sizeof(path), "%s%s",
+			 strchr(n, '/') ? "" : "/run/netns/", n);
+		ns_fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+		if (ns_fds[i] < 0)
+			gen_usage_err("--netns: cannot open %s: %s", path,
+				      strerror(errno));
+	}
+	ns_count = o->nnetns;
+	ns_names = o->netns;
+}
+
+static int netns_enter(int i, char *err, size_t errlen)
+{
+	if (setns(ns_fds[i % ns_count], CLONE_NEWNET) < 0) {
+		snprintf(err, errlen, "setns: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void netns_leave(void)
+{
+	if (setns(ns_self, CLONE_NEWNET) < 0) {
+		gen_err("setns back to the own namespace: %s", strerror(errno));
+		exit(GEN_EXIT_RUN);
+	}
+}
+
 /* ---- per-namespace counters ---- */
 
 /*
@@ -244,16 +300,56 @@ static int proc_lookup(const char *path, const char *prefix,
 	return ret;
 }
 
-void netns_counters_read(struct netns_counters *c)
+static void counters_here(struct netns_counters *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->valid = proc_lookup("/proc/net/snmp", "Tcp:", "RetransSegs",
+	/* /proc/self/net follows the namespace the thread is in now. */
+	c->valid = proc_lookup("/proc/self/net/snmp", "Tcp:", "RetransSegs",
 			       &c->retrans_segs) == 0;
-	proc_lookup("/proc/net/netstat", "TcpExt:", "TCPTimeouts", &c->timeouts);
-	proc_lookup("/proc/net/netstat", "TcpExt:", "TCPLossProbes",
+	proc_lookup("/proc/self/net/netstat", "TcpExt:", "TCPTimeouts",
+		    &c->timeouts);
+	proc_lookup("/proc/self/net/netstat", "TcpExt:", "TCPLossProbes",
 		    &c->loss_probes);
-	proc_lookup("/proc/net/netstat", "TcpExt:", "TCPSpuriousRTOs",
+	proc_lookup("/proc/self/net/netstat", "TcpExt:", "TCPSpuriousRTOs",
 		    &c->spurious_rtos);
+}
+
+static int ns_first_index(const char * const *names, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (!strcmp(names[j], names[i]))
+			return j;
+	return i;
+}
+
+/* Our namespace, or the sum over the distinct --netns namespaces. */
+void netns_counters_read(struct netns_counters *c)
+{
+	char err[128];
+
+	if (!ns_count) {
+		counters_here(c);
+		return;
+	}
+	memset(c, 0, sizeof(*c));
+	c->valid = true;
+	for (int i = 0; i < ns_count; i++) {
+		struct netns_counters k;
+
+		if (ns_first_index(ns_names, i) != i)
+			continue;
+		if (netns_enter(i, err, sizeof(err)) < 0) {
+			c->valid = false;
+			continue;
+		}
+		counters_here(&k);
+		netns_leave();
+		c->valid = c->valid && k.valid;
+		c->retrans_segs += k.retrans_segs;
+		c->timeouts += k.timeouts;
+		c->loss_probes += k.loss_probes;
+		c->spurious_rtos += k.spurious_rtos;
+	}
 }
 
 void netns_counters_json(struct jw *w, const struct netns_counters *a,
@@ -377,6 +473,7 @@ static const struct option common_lo[] = {
 	{ "server-cc", required_argument, NULL, OPT_SERVER_CC },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+	{ "netns", required_argument, NULL, OPT_NETNS },
 };
 
 struct option *copts_longopts(const struct option *mode)
@@ -394,26 +491,38 @@ struct option *copts_longopts(const struct option *mode)
 	return o;
 }
 
-int copts_parse(struct copts *o, int opt, const char *arg)
+/* Split a comma-separated list into at most GEN_MAX_HOSTS names. */
+static int split_list(const char *opt, const char *what, const char *arg,
+		      char **buf, const char **out)
 {
 	char *s, *save;
+	int n = 0;
 
+	free(*buf);
+	*buf = strdup(arg);
+	if (!*buf)
+		gen_usage_err("out of memory");
+	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,"))
+		gen_usage_err("%s: empty %s in '%s'", opt, what, arg);
+	for (s = strtok_r(*buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (n == GEN_MAX_HOSTS)
+			gen_usage_err("%s: at most %d names", opt, GEN_MAX_HOSTS);
+		out[n++] = s;
+	}
+	return n;
+}
+
+int copts_parse(struct copts *o, int opt, const char *arg)
+{
 	switch (opt) {
 	case 'c':
-		free(o->hosts_buf);
-		o->hosts_buf = strdup(arg);
-		o->nhosts = 0;
-		if (!o->hosts_buf)
-			gen_usage_err("out of memory");
-		if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
-		    strstr(arg, ",,"))
-			gen_usage_err("-c: empty host name in '%s'", arg);
-		for (s = strtok_r(o->hosts_buf, ",", &save); s;
-		     s = strtok_r(NULL, ",", &save)) {
-			if (o->nhosts == GEN_MAX_HOSTS)
-				gen_usage_err("-c: at most %d hosts", GEN_MAX_HOSTS);
-			o->hosts[o->nhosts++] = s;
-		}
+		o->nhosts = split_list("-c", "host name", arg, &o->hosts_buf,
+				       o->hosts);
+		return 1;
+	case OPT_NETNS:
+		o->nnetns = split_list("--netns", "namespace name", arg,
+				       &o->netns_buf, o->netns);
 		return 1;
 	case 'p':
 		o->port = parse_uint("-p", arg, 1, 65535);
@@ -445,6 +554,7 @@ void copts_finish(struct copts *o, bool need_host)
 {
 	if (need_host && o->nhosts == 0)
 		gen_usage_err("-c HOST is required");
+	netns_open(o);
 }
 
 void copts_help(FILE *f)
@@ -453,6 +563,9 @@ void copts_help(FILE *f)
 		"common client options:\n"
 		"  -c, --host HOST[,HOST...]  server address(es); connections are spread\n"
 		"                             round-robin over the list\n"
+		"  --netns NS[,NS...]         create the connections in these network\n"
+		"                             namespaces (names in /run/netns or paths),\n"
+		"                             round-robin; needs CAP_SYS_ADMIN\n"
 		"  -p, --port PORT            server port (default %d)\n"
 		"  --cc NAME                  TCP_CONGESTION for the client sockets\n"
 		"  --server-cc NAME           ask the server to use NAME on its side\n"
@@ -508,6 +621,7 @@ void cconn_json(struct jw *w, const struct cconn *c)
 {
 	jw_int(w, "id", c->id);
 	jw_str(w, "host", c->host);
+	jw_str(w, "netns", c->netns);
 	jw_str(w, "cc", c->cc[0] ? c->cc : NULL);
 	jw_str(w, "server_cc", c->server_cc[0] ? c->server_cc : NULL);
 	jw_str(w, "error", c->state == CS_FAILED ? c->err : NULL);
@@ -632,9 +746,20 @@ int clients_open(struct loop *l, struct cconn *c, int n,
 
 		memset(&c[i], 0, sizeof(c[i]));
 		c[i].id = i;
+		c[i].fd = -1;
 		c[i].host = o->hosts[i % o->nhosts];
+		if (ns_count) {
+			c[i].netns = o->netns[i % ns_count];
+			if (netns_enter(i, err, sizeof(err)) < 0) {
+				cconn_fail(l, &c[i], "--netns %s: %s",
+					   c[i].netns, err);
+				continue;
+			}
+		}
 		c[i].fd = socket(ai->ai_family,
 				 SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (ns_count)
+			netns_leave();
 		if (c[i].fd < 0) {
 			cconn_fail(l, &c[i], "socket: %s", strerror(errno));
 			continue;

@@ -281,7 +281,9 @@ t_bad_args()
 	bad_args "too short" bulk -c "$HOST" -n 4 -t 1 --stagger 200 --leave &&
 	bad_args "empty host" bulk -c "$HOST,,$HOST" &&
 	bad_args "invalid congestion control name" bulk -c "$HOST" --cc 'a b' &&
-	bad_args "unexpected argument" server -p 0 extra
+	bad_args "unexpected argument" server -p 0 extra &&
+	bad_args "--netns: cannot open /run/netns/aiccgen-no-such-ns" \
+		incast -c "$HOST" --netns aiccgen-no-such-ns
 }
 
 t_help()

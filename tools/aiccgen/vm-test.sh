@@ -156,6 +156,19 @@ print("incast completion/ideal: " +
 		'isinstance(d["summary"]["netns_rto"], int)'
 }
 
+t_netns_option()
+{
+	local p
+	p=$(cat "$tmp/plain.port")
+	# Run from the VM's own namespace, which has no route to the
+	# receiver: only sockets created in $SND can connect.
+	timeout 30 "$GEN" incast -c "$ADDR" -p "$p" --netns "$SND,$SND" -n 4 \
+		--size 16K --iters 2 --gap 10 -j >"$tmp/netns.json" || return 1
+	json "$tmp/netns.json" 'd["error"] is None' \
+		'all(c["netns"] == "'"$SND"'" and c["error"] is None for c in d["conns"])' \
+		'd["netns"] is not None and d["netns"]["retrans_segs"] >= 0'
+}
+
 t_ecn_dctcp()
 {
 	local p
@@ -215,6 +228,7 @@ TESTS=(
 	"setup_two_namespaces t_setup"
 	"bulk_rtt_and_rate_match_path t_bulk_path"
 	"incast_not_faster_than_ideal t_incast_ideal"
+	"netns_option_creates_sockets_there t_netns_option"
 	"dctcp_listener_negotiates_ecn t_ecn_dctcp"
 	"ect_syn_to_plain_listener_no_ecn t_ecn_refused"
 	"rto_counted_after_outage t_rto"
