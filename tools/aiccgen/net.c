@@ -560,7 +560,7 @@ void copts_finish(struct copts *o, bool need_host)
 void copts_help(FILE *f)
 {
 	fprintf(f,
-		"common client options:\n"
+		"\ncommon client options:\n"
 		"  -c, --host HOST[,HOST...]  server address(es); connections are spread\n"
 		"                             round-robin over the list\n"
 		"  --netns NS[,NS...]         create the connections in these network\n"
