@@ -215,6 +215,12 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	s.inflight = tcp_packets_in_flight(tp);
 	s.mss = tp->mss_cache;
 	s.app_limited = rs->is_app_limited;
+	/*
+	 * One segment ACKed while it was alone in flight: a receiver that
+	 * delays ACKs (most do) held this ACK for its timer.
+	 */
+	s.ack_delayed = rs->is_ack_delayed ||
+			(rs->acked_sacked == 1 && rs->prior_in_flight <= 1);
 
 	rcu_read_lock();
 	p = aicc_params_of(ca->f.profile);

@@ -347,7 +347,7 @@ static void new_round(struct aicc_flow *f, const struct aicc_sample *s)
 	f->round_end = s->delivered;
 	f->round_del0 = s->delivered;
 	f->round_ce0 = s->delivered_ce;
-	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT);
+	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
 }
 
 /* Multiply the window by (1 - cut), cut in Q16. */
@@ -499,8 +499,15 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 		if (cut) {
 			cut_cwnd(f, min_u64(cut, p->max_mdf_q16));
 			f->flags |= AICC_F_CUT;
-		} else if ((f->flags & AICC_F_HAVE_RTT) &&
+		} else if ((f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
 			   !(f->flags & AICC_F_APP_LIMITED)) {
+			/*
+			 * A round whose every ACK was delayed by the receiver
+			 * (a window under two packets, a receiver without
+			 * quick ACKs) tells nothing about the queue: grow, so
+			 * that two segments travel together again.  ECN and
+			 * loss still cut.
+			 */
 			f->cwnd += increase(f, p);
 			ev |= AICC_EV_INCREASE;
 		}
@@ -547,7 +554,10 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 	if ((s32)(s->prior_delivered - f->round_end) >= 0)
 		ev |= end_round(f, p, s);
 
-	if (rtt) {
+	if (rtt && s->ack_delayed) {
+		/* Not path delay; remember only that the round had ACKs. */
+		f->flags |= AICC_F_DELAYED;
+	} else if (rtt) {
 		if (!(f->flags & AICC_F_HAVE_RTT) || rtt < f->round_rtt)
 			f->round_rtt = rtt;
 		f->flags |= AICC_F_HAVE_RTT;
@@ -599,7 +609,7 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 	clamp_cwnd(f, p);
 	f->mode = AICC_MODE_LOSS;
 	f->flags |= AICC_F_CUT;
-	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT);
+	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
 	f->round_end = delivered;
 	f->round_del0 = delivered;
 	update_rate(f, p);
@@ -637,7 +647,8 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	/* The round restarts with the first packet sent after the gap. */
 	f->round_end = delivered;
 	f->round_del0 = delivered;
-	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_CUT);
+	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_CUT |
+		      AICC_F_DELAYED);
 	update_rate(f, p);
 	return ev;
 }

@@ -69,6 +69,9 @@ struct aicc_sample {
 	u32 inflight;		/* packets in flight after this ACK */
 	u32 mss;		/* bytes per packet */
 	u8 app_limited;		/* the sample's interval had idle time */
+	u8 ack_delayed;		/* the ACK was likely held back by the
+				 * receiver's delayed-ACK timer: its RTT
+				 * is not path delay */
 };
 
 /* Per-flow state: fits (with the module's few bytes) ICSK_CA_PRIV_SIZE. */
@@ -100,6 +103,7 @@ struct aicc_flow {
 #define AICC_F_HAVE_RTT		0x04	/* round_rtt holds a sample */
 #define AICC_F_HAVE_BASE	0x08	/* base_rtt is valid */
 #define AICC_F_HAVE_PREV	0x10	/* prev_rtt is valid */
+#define AICC_F_DELAYED		0x20	/* round saw only delayed-ACK samples */
 
 /* Events reported to the caller, for counters and tracing. */
 #define AICC_EV_ROUND		0x0001

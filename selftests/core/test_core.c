@@ -308,6 +308,38 @@ KTAP_CASE(one_noisy_round_does_not_cut)
 		    w0, cwnd_pkts(&d));
 }
 
+KTAP_CASE(delayed_acks_are_not_queueing_delay)
+{
+	struct drv d;
+	double w0;
+	int i;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	d.f.cwnd = 65536 / 2;	/* half a packet: every ACK is a lone one */
+	w0 = cwnd_pkts(&d);
+	for (i = 0; i < 10; i++) {
+		struct aicc_sample s = { 0 };
+
+		d.now += 40000000;
+		d.delivered++;
+		s.now_ns = d.now;
+		s.rtt_ns = 40100000;	/* base + a 40 ms delayed-ACK timer */
+		s.srtt_ns = 40100000;
+		s.delivered = d.delivered;
+		s.delivered_ce = d.ce;
+		s.prior_delivered = d.delivered - 1;
+		s.acked = 1;
+		s.inflight = 0;
+		s.mss = 1448;
+		s.ack_delayed = 1;
+		aicc_on_ack(&d.f, &d.p, &s);
+	}
+	ktap_expect(cwnd_pkts(&d) > w0, "window %.3f -> %.3f: delayed ACKs cut it",
+		    w0, cwnd_pkts(&d));
+	ktap_expect(d.f.base_rtt == 100000, "base RTT %u moved", d.f.base_rtt);
+}
+
 KTAP_CASE(cut_then_hold_one_round)
 {
 	struct drv d;
