@@ -103,38 +103,9 @@ add()
 
 # ---- 1. dependencies ------------------------------------------------------
 
-missing_deps()
-{
-	local c k miss=()
-
-	for c in qemu-system-x86_64 cpio xz zstd readelf make gcc sparse ip tc \
-		 ethtool ping ss iperf3 python3 insmod depmod timeout; do
-		command -v "$c" > /dev/null 2>&1 || miss+=("$c")
-	done
-	{ [ -x /bin/busybox ] && ! ldd /bin/busybox > /dev/null 2>&1; } ||
-		miss+=(busybox-static)
-	for k in $kernels; do
-		compgen -G "/boot/vmlinuz-$k.*" > /dev/null || [ -f "/boot/vmlinuz-$k" ] ||
-			miss+=("kernel-$k")
-		compgen -G "/usr/src/linux-headers-$k.*-amd64" > /dev/null ||
-			[ -d "/usr/src/linux-headers-$k" ] || miss+=("headers-$k")
-	done
-	echo "${miss[*]}"
-}
-
 if [ $deps -eq 1 ]; then
-	miss=$(missing_deps)
-	if [ -n "$miss" ]; then
-		echo "== deps-if-needed: missing: $miss"
-		if [ "$(id -u)" -ne 0 ]; then
-			echo "run-all: missing dependencies ($miss); run 'sudo make deps' or 'sudo make check'" >&2
-			exit 2
-		fi
-		bash scripts/install-deps.sh > "$res/deps.log" 2>&1 ||
-			{ tail -n 30 "$res/deps.log"; echo "run-all: scripts/install-deps.sh failed (log: $res/deps.log)" >&2; exit 2; }
-		miss=$(missing_deps)
-		[ -z "$miss" ] || { echo "run-all: still missing after install-deps: $miss" >&2; exit 2; }
-	fi
+	echo "== deps-if-needed"
+	bash tools/vm/deps-if-needed.sh $kernels || exit 2
 fi
 
 # ---- 2. unit tests --------------------------------------------------------

@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# demo.sh: aicc next to cubic and dctcp on the stock Debian 6.1 kernel
+# (`sudo make demo`).
+#
+# On the host it installs what is missing (tools/vm/deps-if-needed.sh ->
+# scripts/install-deps.sh), builds tcp_aicc.ko for every installed kernel
+# and the tools (make kmods tools), and boots the kernel in QEMU
+# (tools/vm/aicc-vm).  In the guest (demo.sh --guest) it loads tcp_aicc.ko,
+# builds the netns dumbbell of selftests/lib/topo.sh (20 Mbit/s htb
+# bottleneck, RED step-ECN marking at 30 KB, 5 ms netem on the ACK path) and
+# runs, for each of aicc, cubic and dctcp in turn:
+#   - one bulk flow for DEMO_SECS seconds (aiccgen bulk) while sampling the
+#     bottleneck queue every 20 ms: goodput, queueing delay p50/p99,
+#     CE marks, drops, retransmissions;
+#   - an 8-to-1 incast of 128 KB per sender over persistent connections,
+#     10 iterations after 2 warm-up ones (aiccgen incast): completion time
+#     p50/p99 and timeouts;
+# then prints one comparison table.  Raw JSON: build/demo/.
+#
+#   make demo | tools/vm/demo.sh [--kernel 6.1|6.12] [--secs N]
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+
+kernel=6.1
+secs=${DEMO_SECS:-8}
+guest=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--guest) guest=1; shift ;;
+	--kernel) [ $# -ge 2 ] || { echo "demo: --kernel needs a value" >&2; exit 2; }
+		kernel=$2; shift 2 ;;
+	--secs) [ $# -ge 2 ] || { echo "demo: --secs needs a value" >&2; exit 2; }
+		secs=$2; shift 2 ;;
+	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "demo: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+case $secs in ''|*[!0-9]*) echo "demo: bad --secs '$secs'" >&2; exit 2 ;; esac
+[ "$secs" -ge 2 ] && [ "$secs" -le 120 ] || { echo "demo: --secs must be 2..120" >&2; exit 2; }
+
+# ---- host -----------------------------------------------------------------
+
+if [ $guest -eq 0 ]; then
+	if [ "${AICC_VM:-}" = 1 ]; then
+		echo "demo: already inside the VM; use --guest" >&2
+		exit 2
+	fi
+	bash tools/vm/deps-if-needed.sh "$kernel" || exit 2
+	echo "demo: building (make kmods tools)"
+	mkdir -p build
+	if ! make -j"$(nproc)" kmods tools > build/demo-build.log 2>&1; then
+		tail -n 30 build/demo-build.log >&2
+		echo "demo: build failed (log: build/demo-build.log)" >&2
+		exit 1
+	fi
+	echo "demo: booting the stock $kernel kernel in QEMU (about a minute per algorithm)"
+	exec tools/vm/aicc-vm --kernel "$kernel" --timeout 900 --out build/demo \
+		-- bash tools/vm/demo.sh --guest --secs "$secs"
+fi
+
+# ---- guest ----------------------------------------------------------------
+
+if [ "${AICC_VM:-}" != 1 ]; then
+	echo "demo: --guest runs inside the VM only" >&2
+	exit 2
+fi
+. selftests/lib/topo.sh
+
+rel=$(uname -r)
+ko=$top/build/$rel/tcp_aicc.ko
+gen=$top/build/aiccgen
+out=${AICC_OUT:-/tmp}
+[ -f "$ko" ] || { echo "demo: no $ko (make kmods)" >&2; exit 1; }
+[ -x "$gen" ] || { echo "demo: no $gen (make tools)" >&2; exit 1; }
+if ! grep -qw aicc /proc/sys/net/ipv4/tcp_available_congestion_control; then
+	insmod "$ko" || { echo "demo: insmod $ko failed" >&2; exit 1; }
+fi
+modprobe tcp_dctcp 2>/dev/null
+
+TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red TOPO_ECN_K=30000
+topo_setup || { echo "demo: topology setup failed" >&2; exit 1; }
+# One server per algorithm, its listener using that algorithm: Linux
+# accepts an ECT SYN (dctcp, and any algorithm that needs ECN, sends one)
+# only when the listener's algorithm needs ECN too.
+port=6000
+for a in aicc cubic dctcp; do
+	port=$((port + 1))
+	topo_gen_server $port --cc "$a" || exit 1
+done
+
+echo "demo: kernel $rel, bottleneck 20 Mbit/s, RED step ECN at 30 KB, base RTT 5 ms"
+algos="aicc cubic dctcp"
+port=6000
+for a in $algos; do
+	port=$((port + 1))
+	echo "demo: $a: bulk flow, ${secs} s"
+	m0=$(topo_qstat marks) d0=$(topo_qstat drops)
+	topo_qsample_start 20
+	topo_gen 1 bulk -p $port --cc "$a" -t "$secs" > "$out/bulk-$a.json" 2> "$out/bulk-$a.err" ||
+		echo "demo: $a bulk run failed: $(head -c 200 "$out/bulk-$a.err")" >&2
+	topo_qsample_stop
+	m1=$(topo_qstat marks) d1=$(topo_qstat drops)
+	echo "$(topo_qsample_delay_us 50) $(topo_qsample_delay_us 99)" \
+		"$((m1 - m0)) $((d1 - d0))" > "$out/queue-$a.txt"
+	echo "demo: $a: 8-to-1 incast, 128 KB per sender"
+	topo_gen 1 incast -p $port --cc "$a" -n 8 --size 128K --iters 10 --warmup 2 --gap 50 \
+		--rate-mbit 20 --base-rtt 5000 > "$out/incast-$a.json" 2> "$out/incast-$a.err" ||
+		echo "demo: $a incast run failed: $(head -c 200 "$out/incast-$a.err")" >&2
+done
+
+python3 - "$out" $algos <<'EOF'
+import json, sys
+
+out, algos = sys.argv[1], sys.argv[2:]
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+rows = []
+for a in algos:
+    b = load("%s/bulk-%s.json" % (out, a)) or {}
+    i = load("%s/incast-%s.json" % (out, a)) or {}
+    try:
+        q50, q99, marks, drops = open("%s/queue-%s.txt" % (out, a)).read().split()
+    except (OSError, ValueError):
+        q50 = q99 = marks = drops = "-"
+    mbps = b.get("total_mbps")
+    retr = (b.get("netns") or {}).get("retrans_segs")
+    s = i.get("summary") or {}
+    rows.append((a,
+                 "%.1f" % mbps if mbps is not None else "-",
+                 "%.2f" % (mbps / 20.0) if mbps is not None else "-",
+                 "%.1f" % (int(q50) / 1000.0) if q50.isdigit() else "-",
+                 "%.1f" % (int(q99) / 1000.0) if q99.isdigit() else "-",
+                 marks, drops, "-" if retr is None else str(retr),
+                 "%.1f" % (s["p50_us"] / 1000.0) if "p50_us" in s else "-",
+                 "%.1f" % (s["p99_us"] / 1000.0) if "p99_us" in s else "-",
+                 "-" if s.get("rto") is None else str(s["rto"])))
+
+hdr = ("algorithm", "Mbit/s", "util", "q p50 ms", "q p99 ms", "CE marks",
+       "drops", "retrans", "incast p50 ms", "incast p99 ms", "RTOs")
+w = [max(len(hdr[k]), max(len(r[k]) for r in rows)) for k in range(len(hdr))]
+print()
+print("bulk: one flow alone through the bottleneck; incast: 8 x 128 KB bursts")
+print("  ".join(h.rjust(w[k]) for k, h in enumerate(hdr)))
+for r in rows:
+    print("  ".join(c.rjust(w[k]) for k, c in enumerate(r)))
+print()
+EOF
+topo_cleanup

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps-if-needed.sh [KERNEL...]: checks that everything the VM rig, the
+# builds and the tests need is installed (commands, a static busybox, the
+# kernel images and headers of each KERNEL, default "6.1 6.12"); if not,
+# runs scripts/install-deps.sh (as root) and checks again.  Exit 0 when all
+# is there, 2 otherwise.  Used by selftests/run-all.sh and tools/vm/demo.sh.
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kernels=${*:-6.1 6.12}
+
+missing()
+{
+	local c k miss=()
+
+	for c in qemu-system-x86_64 cpio xz zstd readelf make gcc sparse ip tc \
+		 ethtool ping ss iperf3 python3 insmod depmod timeout; do
+		command -v "$c" > /dev/null 2>&1 || miss+=("$c")
+	done
+	{ [ -x /bin/busybox ] && ! ldd /bin/busybox > /dev/null 2>&1; } ||
+		miss+=(busybox-static)
+	for k in $kernels; do
+		compgen -G "/boot/vmlinuz-$k.*" > /dev/null || [ -f "/boot/vmlinuz-$k" ] ||
+			miss+=("kernel-$k")
+		compgen -G "/usr/src/linux-headers-$k.*-amd64" > /dev/null ||
+			[ -d "/usr/src/linux-headers-$k" ] || miss+=("headers-$k")
+	done
+	echo "${miss[*]}"
+}
+
+miss=$(missing)
+[ -z "$miss" ] && exit 0
+echo "deps-if-needed: missing: $miss"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps-if-needed: missing dependencies ($miss); run as root (sudo) or 'sudo make deps'" >&2
+	exit 2
+fi
+log=$top/build/install-deps.log
+mkdir -p "$top/build"
+echo "deps-if-needed: running scripts/install-deps.sh (log: build/install-deps.log)"
+if ! bash "$top/scripts/install-deps.sh" > "$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	echo "deps-if-needed: scripts/install-deps.sh failed (log: $log)" >&2
+	exit 2
+fi
+miss=$(missing)
+if [ -n "$miss" ]; then
+	echo "deps-if-needed: still missing after install-deps: $miss" >&2
+	exit 2
+fi
+echo "deps-if-needed: done"
