@@ -69,9 +69,8 @@ struct aicc_sample {
 	u32 inflight;		/* packets in flight after this ACK */
 	u32 mss;		/* bytes per packet */
 	u8 app_limited;		/* the sample's interval had idle time */
-	u8 ack_delayed;		/* the ACK was likely held back by the
-				 * receiver's delayed-ACK timer: its RTT
-				 * is not path delay */
+	/* the receiver's delayed-ACK timer likely held this ACK back */
+	u8 ack_delayed;
 };
 
 /* Per-flow state: fits (with the module's few bytes) ICSK_CA_PRIV_SIZE. */

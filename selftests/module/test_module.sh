@@ -161,7 +161,8 @@ echo 1024 > $sys/rate_memory_entries
 expect_none "global knobs validated" "$bad"
 
 # Helpers: a loopback server, and a short flow reporting its algorithm.
-"$gen" server -p $port > /dev/null 2>&1 &
+# The listener needs aicc too, or ECN is not negotiated (see aiccgen.rst).
+"$gen" server -p $port --cc aicc > /dev/null 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do
 	ss -ltn "sport = :$port" | grep -q LISTEN && break
@@ -292,6 +293,18 @@ ip netns exec "$ns-a" run_gen bulk -c 10.99.0.2 -p $port -n 1 -t 1 --cc aicc > /
 h1=$(cat $sys/aicc/stats/mem_hits)
 echo 1 > $sys/rate_memory
 ktap_expect "rate_memory=0 disables the lookups" "$h1 -eq $h0" "hits $h0 -> $h1"
+
+# From here on the loopback server must not hold the module: a listener
+# using aicc keeps a reference, like any socket.
+kill "${pids[0]}" 2>/dev/null
+wait "${pids[0]}" 2>/dev/null
+port=$((port + 1))
+"$gen" server -p $port > /dev/null 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do
+	ss -ltn "sport = :$port" | grep -q LISTEN && break
+	sleep 0.1
+done
 
 # 19: rmmod refused while a socket uses aicc
 run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 3 --cc aicc > /dev/null 2>&1 &
