@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# aicc-tune: learns aicc profile knobs in the simulator (tools/tune,
+# Documentation/tuning.rst).  Included by the top-level Makefile.
+#
+#   make tune            the recorded tuning of every profile: writes
+#                        tools/tune/results/<profile>.{log,conf} and
+#                        tools/tune/results/defaults.h
+#   make tune QUICK=1    a smoke run of about a minute into build/tune-quick/
+#   make check-tune      unit tests (KTAP)
+
+TUNE_SRCS := tools/tune/cmaes.c tools/tune/space.c tools/tune/objective.c \
+	     tools/tune/output.c
+TUNE_HDRS := tools/tune/tune.h $(SIM_HDRS)
+TUNE_SIM_SRCS := tools/sim/sim.c tools/sim/net.c tools/sim/cc.c
+TUNE_CFLAGS := $(USER_CFLAGS) -Itools/sim -Itools/tune
+
+TOOLS_TARGETS += $(BUILD)/aicc-tune
+CHECK_UNIT += check-tune
+INSTALL_TARGETS += install-aicc-tune
+
+.PHONY: tune check-tune install-aicc-tune
+
+$(BUILD)/aicc-tune: tools/tune/main.c $(TUNE_SRCS) $(TUNE_SIM_SRCS) \
+		$(CORE_SRCS) $(TUNE_HDRS) tools/tune/build.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(TUNE_CFLAGS) -o $@ tools/tune/main.c $(TUNE_SRCS) \
+		$(TUNE_SIM_SRCS) $(CORE_SRCS) -lm
+
+$(BUILD)/aicc-tune-test: tools/tune/test_tune.c $(TUNE_SRCS) \
+		$(TUNE_SIM_SRCS) $(CORE_SRCS) $(TUNE_HDRS) tools/tune/build.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(TUNE_CFLAGS) -o $@ tools/tune/test_tune.c $(TUNE_SRCS) \
+		$(TUNE_SIM_SRCS) $(CORE_SRCS) -lm
+
+# The C suite, then loading a tuned file with the aicc tool itself.
+check-tune: $(BUILD)/aicc-tune-test $(BUILD)/aicc-tune $(BUILD)/aicc \
+		$(BUILD)/aicc-mkfake
+	@r=0; $(BUILD)/aicc-tune-test || r=1; \
+	AICC_TUNE=$(BUILD)/aicc-tune AICC=$(BUILD)/aicc \
+	AICC_MKFAKE=$(BUILD)/aicc-mkfake bash tools/tune/test-load.sh || r=1; \
+	exit $$r
+
+# The recorded run.  Budget per profile: TUNE_GENS generations of
+# TUNE_LAMBDA candidates on the default fabric (100 Gbit/s, 10 us, star,
+# 1 MB buffers, ECN at 100 KB, fan-in 32), seed 1.
+TUNE_GENS ?= 30
+TUNE_LAMBDA ?= 12
+TUNE_SEED ?= 1
+TUNE_PROFILES := aicc aicc_lat aicc_bulk
+ifeq ($(QUICK),1)
+TUNE_OUT := $(BUILD)/tune-quick
+TUNE_ARGS := --quick --generations 3 --lambda 6 --seed $(TUNE_SEED) \
+	     --no-baselines
+TUNE_SRC_TEXT := aicc-tune smoke run (make tune QUICK=1)
+else
+TUNE_OUT := tools/tune/results
+TUNE_ARGS := --generations $(TUNE_GENS) --lambda $(TUNE_LAMBDA) \
+	     --seed $(TUNE_SEED)
+TUNE_SRC_TEXT := aicc-tune: make tune, $(TUNE_GENS) generations x $(TUNE_LAMBDA), seed $(TUNE_SEED)
+endif
+
+tune: $(BUILD)/aicc-tune
+	@mkdir -p $(TUNE_OUT)
+	@set -e; for p in $(TUNE_PROFILES); do \
+		echo "  TUNE    $$p -> $(TUNE_OUT)/$$p.log"; \
+		$(BUILD)/aicc-tune --profile $$p $(TUNE_ARGS) \
+			--log $(TUNE_OUT)/$$p.log -o $(TUNE_OUT)/$$p.conf \
+			> /dev/null; \
+	done
+	$(BUILD)/aicc-tune --defaults-h $(TUNE_OUT)/defaults.h \
+		--source "$(TUNE_SRC_TEXT)" \
+		$(foreach p,$(TUNE_PROFILES),$(TUNE_OUT)/$(p).conf)
+	@echo "  TUNE    $(TUNE_OUT)/defaults.h (review, then copy to module/core/aicc_defaults.h)"
+
+install-aicc-tune: $(BUILD)/aicc-tune
+	install -D -m 0755 $(BUILD)/aicc-tune $(DESTDIR)$(PREFIX)/sbin/aicc-tune

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc-tune: learn one aicc profile's knobs for a fabric, in the simulator.
+ *
+ *   aicc-tune --profile aicc [fabric and budget options] -o profile.conf
+ *   aicc-tune --defaults-h OUT.h [--source TEXT] FILE.conf ...
+ *
+ * See Documentation/tuning.rst.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tune.h"
+
+#define PROG	"aicc-tune"
+
+static FILE *logf_;
+
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try --help)\n");
+	exit(2);
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+/* to stdout and the log */
+static void out(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (logf_) {
+		va_start(ap, fmt);
+		vfprintf(logf_, fmt, ap);
+		va_end(ap);
+	}
+}
+
+static void usage(void)
+{
+	printf("usage: " PROG " --profile NAME [options] [-o FILE]\n"
+	       "       " PROG " --defaults-h OUT.h [--source TEXT] FILE.conf...\n"
+	       "fabric:  --rate-gbit R (100)  --rtt-us U (10)  --hops N (2)\n"
+	       "         --buffer-kb B (1024)  --ecn-kb K (100)  --fan-in N (32)\n"
+	       "         --min-rto-us U (200)  --workload MIX.conf\n"
+	       "budget:  --generations G (30)  --lambda L (12)  --sigma S (0.2)\n"
+	       "         --seed S (1)  --quick (smaller, shorter scenarios)\n"
+	       "start:   --start FILE (profile file; default: built-in defaults)\n"
+	       "output:  -o FILE (profile file)  --log FILE  --no-baselines\n"
+	       "See Documentation/tuning.rst.\n");
+}
+
+static double num_arg(const char *opt, const char *s, double lo, double hi,
+		      bool whole)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi) ||
+	    (whole && v != floor(v)))
+		die_usage("%s: '%s' is not a %s in %g..%g", opt, s,
+			  whole ? "whole number" : "number", lo, hi);
+	return v;
+}
+
+static double cpu_s(void)
+{
+	return (double)clock() / CLOCKS_PER_SEC;
+}
+
+static int defaults_h_main(const char *outf, const char *source, int nf,
+			   char **files)
+{
+	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	char why[300];
+	int p, i;
+
+	memset(have, 0, sizeof(have));
+	for (p = 0; p < AICC_NR_PROFILES; p++)
+		aicc_params_defaults(kn[p], p);
+	for (i = 0; i < nf; i++) {
+		bool h[AICC_NR_PROFILES][AICC_NR_KNOBS];
+		int k;
+
+		memset(h, 0, sizeof(h));
+		if (read_profile(files[i], kn, h, why, sizeof(why)))
+			die("%s", why);
+		for (p = 0; p < AICC_NR_PROFILES; p++)
+			for (k = 0; k < AICC_NR_KNOBS; k++) {
+				if (h[p][k] && have[p][k])
+					die("%s: %s.%s also set by an earlier file",
+					    files[i], aicc_profile_desc[p].name,
+					    aicc_knob_desc[k].name);
+				have[p][k] |= h[p][k];
+			}
+	}
+	if (write_defaults_h(outf, (const u32 (*)[AICC_NR_KNOBS])kn, source,
+			     why, sizeof(why)))
+		die("%s", why);
+	return 0;
+}
+
+enum {
+	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
+	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
+	O_DEFH, O_SOURCE, O_NOBASE,
+};
+
+static const struct option longopts[] = {
+	{ "profile", 1, NULL, O_PROFILE }, { "rate-gbit", 1, NULL, O_RATE },
+	{ "rtt-us", 1, NULL, O_RTT }, { "hops", 1, NULL, O_HOPS },
+	{ "buffer-kb", 1, NULL, O_BUF }, { "ecn-kb", 1, NULL, O_ECN },
+	{ "fan-in", 1, NULL, O_FANIN }, { "min-rto-us", 1, NULL, O_RTO },
+	{ "workload", 1, NULL, O_WORK }, { "generations", 1, NULL, O_GEN },
+	{ "lambda", 1, NULL, O_LAMBDA }, { "sigma", 1, NULL, O_SIGMA },
+	{ "seed", 1, NULL, O_SEED }, { "quick", 0, NULL, O_QUICK },
+	{ "start", 1, NULL, O_START }, { "log", 1, NULL, O_LOG },
+	{ "defaults-h", 1, NULL, O_DEFH }, { "source", 1, NULL, O_SOURCE },
+	{ "no-baselines", 0, NULL, O_NOBASE }, { "output", 1, NULL, 'o' },
+	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+};
+
+static void print_knob_diff(const u32 *def, const u32 *best)
+{
+	int i;
+
+	out("%-18s %12s %12s  %s\n", "knob", "default", "tuned", "unit");
+	for (i = 0; i < AICC_NR_KNOBS; i++) {
+		static const char *const units[] = {
+			"permille", "us", "ms", "mpkt", "pkt", "kbit/s",
+			"bool", "count",
+		};
+		bool searched = false;
+		int j;
+
+		for (j = 0; j < tune_nr_dims; j++)
+			searched |= tune_dims[j].knob == i;
+		out("%-18s %12u %12u  %s%s\n", aicc_knob_desc[i].name, def[i],
+		    best[i], units[aicc_knob_desc[i].unit],
+		    searched ? "" : " (not searched)");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct tune_fabric fb;
+	struct tune_mix mx;
+	struct tune_set *train, *held;
+	struct tune_eval *ev;
+	struct tune_space sp;
+	struct cmaes *es;
+	const char *outf = NULL, *logfile = NULL, *work = NULL, *start = NULL;
+	const char *defh = NULL, *source = "tuned (make tune)";
+	int profile = -1, gens = 30, lambda = 12, opt, g, i;
+	double sigma = 0.2, t0, f_def, best_f;
+	u64 seed = 1;
+	bool quick = false, baselines = true;
+	u32 def[AICC_NR_KNOBS], best[AICC_NR_KNOBS];
+	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA];
+	char why[300], header[2048], cmdline[1024] = "";
+	size_t cl = 0;
+
+	fabric_defaults(&fb);
+	mix_defaults(&mx);
+	for (i = 1; i < argc && cl < sizeof(cmdline) - 1; i++)
+		cl += snprintf(cmdline + cl, sizeof(cmdline) - cl, "%s%s",
+			       i > 1 ? " " : "", argv[i]);
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case O_PROFILE:
+			profile = sim_parse_profile(optarg);
+			if (profile < 0)
+				die_usage("unknown profile '%s' (aicc, aicc_lat, aicc_bulk)",
+					  optarg);
+			break;
+		case O_RATE:
+			fb.rate_gbit = num_arg("--rate-gbit", optarg, 1, 1600, false);
+			break;
+		case O_RTT:
+			fb.rtt_us = num_arg("--rtt-us", optarg, 1, 1000, false);
+			break;
+		case O_HOPS:
+			fb.hops = num_arg("--hops", optarg, 1, 8, true);
+			break;
+		case O_BUF:
+			fb.buffer_kb = num_arg("--buffer-kb", optarg, 16, 1048576, true);
+			break;
+		case O_ECN:
+			fb.ecn_kb = num_arg("--ecn-kb", optarg, 0, 1048576, true);
+			break;
+		case O_FANIN:
+			fb.fan_in = num_arg("--fan-in", optarg, 2, 512, true);
+			break;
+		case O_RTO:
+			fb.min_rto_us = num_arg("--min-rto-us", optarg, 10, 1000000, true);
+			break;
+		case O_WORK:
+			work = optarg;
+			break;
+		case O_GEN:
+			gens = num_arg("--generations", optarg, 0, 10000, true);
+			break;
+		case O_LAMBDA:
+			lambda = num_arg("--lambda", optarg, 4, CMA_MAX_LAMBDA, true);
+			break;
+		case O_SIGMA:
+			sigma = num_arg("--sigma", optarg, 0.001, 1, false);
+			break;
+		case O_SEED:
+			seed = (u64)num_arg("--seed", optarg, 0, 4294967295.0, true);
+			break;
+		case O_QUICK:
+			quick = true;
+			break;
+		case O_START:
+			start = optarg;
+			break;
+		case O_LOG:
+			logfile = optarg;
+			break;
+		case O_DEFH:
+			defh = optarg;
+			break;
+		case O_SOURCE:
+			source = optarg;
+			if (strchr(source, '"') || strchr(source, '\\') ||
+			    strlen(source) > 200)
+				die_usage("--source: no quotes or backslashes, at most 200 characters");
+			break;
+		case O_NOBASE:
+			baselines = false;
+			break;
+		case 'o':
+			outf = optarg;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			exit(2);
+		}
+	}
+	if (defh) {
+		if (optind >= argc)
+			die_usage("--defaults-h needs at least one profile file");
+		return defaults_h_main(defh, source, argc - optind, argv + optind);
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (profile < 0)
+		die_usage("--profile is required");
+	if (fabric_check(&fb, why, sizeof(why)))
+		die_usage("%s", why);
+	if (work && mix_load(&mx, work, why, sizeof(why)))
+		die("%s", why);
+
+	aicc_params_defaults(def, profile);
+	if (start) {
+		u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
+		bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
+
+		memset(have, 0, sizeof(have));
+		for (i = 0; i < AICC_NR_PROFILES; i++)
+			aicc_params_defaults(kn[i], i);
+		if (read_profile(start, kn, have, why, sizeof(why)))
+			die("%s", why);
+		memcpy(def, kn[profile], sizeof(def));
+		space_repair(def);
+		if (knobs_valid(def, why, sizeof(why)))
+			die("%s: %s", start, why);
+	}
+
+	train = calloc(1, sizeof(*train));
+	held = calloc(1, sizeof(*held));
+	ev = calloc(8, sizeof(*ev));
+	es = calloc(1, sizeof(*es));
+	if (!train || !held || !ev || !es)
+		die("out of memory");
+	build_set(train, profile, &fb, &mx, false, quick);
+	build_set(held, profile, &fb, &mx, true, quick);
+	if (!train->n || !held->n)
+		die("the workload mix leaves no %s scenario for profile %s",
+		    !train->n ? "training" : "held-out",
+		    aicc_profile_desc[profile].name);
+	if (logfile) {
+		logf_ = fopen(logfile, "w");
+		if (!logf_)
+			die("%s: %s", logfile, strerror(errno));
+	}
+
+	t0 = cpu_s();
+	out("# aicc-tune %s\n", cmdline);
+	out("# profile %s; fabric %g Gbit/s, %g us, %u hops, buffer %u KB, "
+	    "ECN %u KB, fan-in %u, min RTO %u us\n",
+	    aicc_profile_desc[profile].name, fb.rate_gbit, fb.rtt_us, fb.hops,
+	    fb.buffer_kb, fb.ecn_kb, fb.fan_in, fb.min_rto_us);
+	out("# CMA-ES: %d searched knobs, lambda %d, %d generations, sigma0 "
+	    "%g, seed %llu%s\n", tune_nr_dims, lambda, gens, sigma,
+	    (unsigned long long)seed, quick ? ", quick" : "");
+	out("# term weights:");
+	for (i = 0; i < TT_NR; i++)
+		out(" %s %g", tune_term_name[i], train->term_w[i]);
+	out("\n# training set (%d cases):", train->n);
+	for (i = 0; i < train->n; i++)
+		out("%s %s x%g", i ? ";" : "", train->c[i].name,
+		    train->c[i].weight);
+	out("\n# held-out set (%d cases):", held->n);
+	for (i = 0; i < held->n; i++)
+		out("%s %s x%g", i ? ";" : "", held->c[i].name,
+		    held->c[i].weight);
+	out("\n");
+
+	/* the starting point; also validates every scenario */
+	if (evaluate(train, SIM_CC_AICC, def, &ev[0]))
+		die("%s", ev[0].err);
+	if (evaluate(held, SIM_CC_AICC, def, &ev[1]))
+		die("%s", ev[1].err);
+	f_def = ev[0].obj;
+	out("start: train objective %.4f, held-out %.4f\n", f_def, ev[1].obj);
+
+	space_init(&sp, profile, def);
+	space_from_knobs(&sp, def, x0);
+	if (cmaes_init(es, sp.d, x0, sigma, lambda, seed))
+		die("bad CMA-ES parameters");
+	memcpy(best, def, sizeof(best));
+	best_f = f_def;
+	for (g = 0; g < gens; g++) {
+		double mean = 0, gbest = INFINITY;
+
+		cmaes_ask(es);
+		for (i = 0; i < es->lambda; i++) {
+			u32 kn[AICC_NR_KNOBS];
+			double pen = space_to_knobs(&sp, es->x[i], kn);
+
+			evaluate(train, SIM_CC_AICC, kn, &ev[2]);
+			f[i] = ev[2].obj + pen;
+			mean += f[i] / es->lambda;
+			if (f[i] < gbest)
+				gbest = f[i];
+			if (pen == 0 && f[i] < best_f) {
+				best_f = f[i];
+				memcpy(best, kn, sizeof(best));
+			}
+		}
+		cmaes_tell(es, f);
+		out("gen %3d evals %5ld  best %.4f  mean %.4f  sigma %.4f  "
+		    "cond %.1f  best-so-far %.4f\n", g + 1, es->evals, gbest,
+		    mean, es->sigma, cmaes_cond(es), best_f);
+		if (!logfile)
+			continue;
+		fprintf(stderr, "\r" PROG ": generation %d/%d, best %.4f",
+			g + 1, gens, best_f);
+		if (g + 1 == gens)
+			fprintf(stderr, "\n");
+	}
+
+	/* tuned vs default (vs baselines) on both sets */
+	{
+		static const char *const lab[] = {
+			"default", "tuned", "dctcp", "swift"
+		};
+		struct tune_set *sets[2] = { train, held };
+		int s, n = baselines ? 4 : 2;
+
+		for (s = 0; s < 2; s++) {
+			evaluate(sets[s], SIM_CC_AICC, def, &ev[0]);
+			evaluate(sets[s], SIM_CC_AICC, best, &ev[1]);
+			if (baselines) {
+				evaluate(sets[s], SIM_CC_DCTCP, NULL, &ev[2]);
+				evaluate(sets[s], SIM_CC_SWIFT, NULL, &ev[3]);
+			}
+			out("\n== %s set ==\n", s ? "held-out" : "training");
+			print_table(stdout, sets[s], ev, lab, n);
+			if (logf_)
+				print_table(logf_, sets[s], ev, lab, n);
+			if (s == 0)
+				snprintf(why, sizeof(why), "train %.4f -> %.4f",
+					 ev[0].obj, ev[1].obj);
+			else
+				snprintf(header, sizeof(header),
+					 "# aicc profile %s from aicc-tune %s\n"
+					 "# objective (lower is better): %s, "
+					 "held-out %.4f -> %.4f\n",
+					 aicc_profile_desc[profile].name,
+					 cmdline, why, ev[0].obj, ev[1].obj);
+		}
+	}
+	out("\n");
+	print_knob_diff(def, best);
+	out("\n# %ld evaluations of %d training cases\n", es->evals, train->n);
+	fprintf(stderr, PROG ": %.1f s CPU\n", cpu_s() - t0);
+	if (outf && write_profile(outf, profile, best, header, why, sizeof(why)))
+		die("%s", why);
+	if (logf_ && fclose(logf_))
+		die("%s: write error", logfile);
+	return 0;
+}

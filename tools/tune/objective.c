@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc-tune: scenario sets and the objective (Documentation/tuning.rst).
+ *
+ * A set is a list of simulator runs, each with a weight.  Each run's
+ * result becomes five dimensionless terms (utilisation shortfall, p99
+ * queueing delay over the base RTT, log slowdown, unfairness, loss), the
+ * profile weights them, and the set's objective is the weighted mean over
+ * its runs.  Lower is better; 0 is an ideal network.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune.h"
+
+const char *const tune_kind_name[TK_NR] = {
+	[TK_INCAST] = "incast", [TK_ALLTOALL] = "alltoall",
+	[TK_ALLREDUCE] = "allreduce", [TK_STAGGER] = "stagger",
+	[TK_RPC] = "rpc", [TK_LONG] = "long", [TK_PIPELINE] = "pipeline",
+};
+
+static const int kind_sc[TK_NR] = {
+	[TK_INCAST] = SIM_SC_INCAST, [TK_ALLTOALL] = SIM_SC_ALLTOALL,
+	[TK_ALLREDUCE] = SIM_SC_ALLREDUCE, [TK_STAGGER] = SIM_SC_STAGGER,
+	[TK_RPC] = SIM_SC_RPC, [TK_LONG] = SIM_SC_LONG,
+	[TK_PIPELINE] = SIM_SC_PIPELINE,
+};
+
+const char *const tune_term_name[TT_NR] = {
+	[TT_SHORT] = "short", [TT_QUEUE] = "queue", [TT_SLOW] = "slow",
+	[TT_UNFAIR] = "unfair", [TT_LOSS] = "loss",
+};
+
+/* Term weights per profile: short, queue, slow, unfair, loss. */
+static const double profile_term_w[AICC_NR_PROFILES][TT_NR] = {
+	[AICC_PROF_COLL] = { 1.0, 0.2, 2.0, 1.0, 5.0 },
+	[AICC_PROF_LAT] = { 0.5, 0.5, 2.0, 1.0, 5.0 },
+	[AICC_PROF_BULK] = { 1.0, 0.2, 1.5, 1.0, 5.0 },
+};
+
+/* A failed run counts as this (far worse than any real run). */
+#define FAIL_OBJ	100.0
+#define SLOW_NONE	5.0	/* no completed iteration/message: e^5 x */
+
+void fabric_defaults(struct tune_fabric *fb)
+{
+	memset(fb, 0, sizeof(*fb));
+	fb->rate_gbit = 100;
+	fb->rtt_us = 10;
+	fb->hops = 2;
+	fb->buffer_kb = 1024;
+	fb->ecn_kb = 100;
+	fb->fan_in = 32;
+	fb->min_rto_us = 200;
+}
+
+void mix_defaults(struct tune_mix *mx)
+{
+	int i;
+
+	memset(mx, 0, sizeof(*mx));
+	for (i = 0; i < TK_NR; i++)
+		mx->weight[i] = 1;
+	mx->msg_kb = 64;
+	mx->gap_us = 100;
+	mx->rpc_load = 20;
+	mx->bulk_flows = 2;
+	mx->hosts = 8;
+	mx->time_scale = 1;
+}
+
+int fabric_check(const struct tune_fabric *fb, char *why, size_t len)
+{
+	if (!(fb->rate_gbit >= 1 && fb->rate_gbit <= 1600))
+		snprintf(why, len, "--rate-gbit %g outside 1..1600", fb->rate_gbit);
+	else if (!(fb->rtt_us >= 1 && fb->rtt_us <= 1000))
+		snprintf(why, len, "--rtt-us %g outside 1..1000", fb->rtt_us);
+	else if (fb->hops < 1 || fb->hops > 8)
+		snprintf(why, len, "--hops %u outside 1..8", fb->hops);
+	else if (fb->buffer_kb < 16 || fb->buffer_kb > 1048576)
+		snprintf(why, len, "--buffer-kb %u outside 16..1048576",
+			 fb->buffer_kb);
+	else if (fb->ecn_kb > fb->buffer_kb)
+		snprintf(why, len, "--ecn-kb %u above --buffer-kb %u",
+			 fb->ecn_kb, fb->buffer_kb);
+	else if (fb->fan_in < 2 || fb->fan_in > 512)
+		snprintf(why, len, "--fan-in %u outside 2..512", fb->fan_in);
+	else if (fb->min_rto_us < 10 || fb->min_rto_us > 1000000)
+		snprintf(why, len, "--min-rto-us %u outside 10..1000000",
+			 fb->min_rto_us);
+	else
+		return 0;
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Workload mix: "KEY = VALUE" per line, '#' starts a comment.  KEY is a
+ * scenario kind (its weight multiplier, 0 drops it) or one of msg_kb,
+ * gap_us, rpc_load, bulk_flows, hosts, time_scale.
+ */
+int mix_load(struct tune_mix *mx, const char *file, char *why, size_t len)
+{
+	static const struct { const char *key; double lo, hi; } par[] = {
+		{ "msg_kb", 1, 65536 }, { "gap_us", 0, 100000 },
+		{ "rpc_load", 1, 95 }, { "bulk_flows", 1, 64 },
+		{ "hosts", 4, 32 }, { "time_scale", 0.1, 10 },
+	};
+	struct tune_mix m = *mx;
+	char line[512];
+	int ln = 0, i;
+	double any = 0;
+	FILE *f = fopen(file, "r");
+
+	if (!f) {
+		snprintf(why, len, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s, *eq, *key, *val;
+		double v;
+		bool done = false;
+
+		ln++;
+		s = strchr(line, '#');
+		if (s)
+			*s = 0;
+		s = trim(line);
+		if (!*s)
+			continue;
+		eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(why, len, "%s:%d: expected KEY = VALUE", file, ln);
+			goto bad;
+		}
+		*eq = 0;
+		key = trim(s);
+		val = trim(eq + 1);
+		for (i = 0; i < TK_NR && !done; i++) {
+			if (strcmp(key, tune_kind_name[i]))
+				continue;
+			if (parse_num(val, 0, 1000, &v)) {
+				snprintf(why, len, "%s:%d: weight of %s must be 0..1000",
+					 file, ln, key);
+				goto bad;
+			}
+			m.weight[i] = v;
+			done = true;
+		}
+		for (i = 0; i < (int)(sizeof(par) / sizeof(par[0])) && !done; i++) {
+			if (strcmp(key, par[i].key))
+				continue;
+			if (parse_num(val, par[i].lo, par[i].hi, &v)) {
+				snprintf(why, len, "%s:%d: %s must be %g..%g",
+					 file, ln, key, par[i].lo, par[i].hi);
+				goto bad;
+			}
+			if (!strcmp(key, "time_scale"))
+				m.time_scale = v;
+			else if (v != floor(v)) {
+				snprintf(why, len, "%s:%d: %s must be a whole number",
+					 file, ln, key);
+				goto bad;
+			} else if (!strcmp(key, "msg_kb"))
+				m.msg_kb = (u32)v;
+			else if (!strcmp(key, "gap_us"))
+				m.gap_us = (u32)v;
+			else if (!strcmp(key, "rpc_load"))
+				m.rpc_load = (u32)v;
+			else if (!strcmp(key, "bulk_flows"))
+				m.bulk_flows = (u32)v;
+			else
+				m.hosts = (u32)v;
+			done = true;
+		}
+		if (!done) {
+			snprintf(why, len, "%s:%d: unknown key '%s'", file, ln, key);
+			goto bad;
+		}
+	}
+	if (ferror(f)) {
+		snprintf(why, len, "%s: read error", file);
+		goto bad;
+	}
+	fclose(f);
+	for (i = 0; i < TK_NR; i++)
+		any += m.weight[i];
+	if (any <= 0) {
+		snprintf(why, len, "%s: every scenario weight is 0", file);
+		return -1;
+	}
+	*mx = m;
+	return 0;
+bad:
+	fclose(f);
+	return -1;
+}
+
+/* ---- building sets ---- */
+
+struct builder {
+	struct tune_set *set;
+	const struct tune_fabric *fb;
+	const struct tune_mix *mx;
+	bool quick;
+};
+
+static double clampd(double v, double lo, double hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
+ * One case.  rs, ts: rate and RTT scale against the user's fabric; flows:
+ * senders or hosts; prof: profile forced on every flow, -1 the scenario's
+ * own choice (rpc: bulk senders aicc_bulk, clients aicc_lat).
+ */
+static void add(struct builder *b, int kind, double w, double rs, double ts,
+		u32 flows, u32 msg_kb, int prof, u64 seed, u32 rpc_load,
+		u32 bulk)
+{
+	const struct tune_fabric *fb = b->fb;
+	const struct tune_mix *mx = b->mx;
+	struct tune_case *tc;
+	struct sim_config *c;
+	double rate, rtt, iter_us, t;
+
+	if (mx->weight[kind] <= 0 || b->set->n >= TUNE_MAX_CASES)
+		return;
+	tc = &b->set->c[b->set->n++];
+	memset(tc, 0, sizeof(*tc));
+	tc->kind = kind;
+	tc->weight = w * mx->weight[kind];
+	c = &tc->cfg;
+	sim_config_defaults(c);
+	rate = fb->rate_gbit * rs;
+	rtt = fb->rtt_us * ts;
+	c->scenario = kind_sc[kind];
+	c->profile = prof;
+	c->rate_gbit = rate;
+	c->rtt_us = rtt;
+	c->buffer_kb = fb->buffer_kb;
+	c->ecn_kb = fb->ecn_kb;
+	c->min_rto_us = fb->min_rto_us;
+	c->seed = seed;
+	c->flows = flows;
+	c->msg_kb = msg_kb;
+	c->gap_us = mx->gap_us;
+	c->rpc_load = rpc_load;
+	c->bulk_flows = bulk;
+	if (fb->hops > 2 && kind != TK_PIPELINE)
+		c->topo = SIM_TOPO_LEAFSPINE;
+	if (kind == TK_ALLTOALL) {
+		c->topo = SIM_TOPO_LEAFSPINE;
+		c->leaf_hosts = flows >= 8 ? flows / 2 : flows;
+		if (c->leaf_hosts > 8)
+			c->leaf_hosts = 8;
+	} else if (c->topo == SIM_TOPO_LEAFSPINE) {
+		c->leaf_hosts = 8;
+	}
+	if (kind == TK_INCAST || kind == TK_ALLTOALL)
+		c->jitter_us = 2;
+
+	/* simulated time: about 10 iterations of a collective, else a
+	 * fixed number of RTTs, bounded to keep a run cheap */
+	switch (kind) {
+	case TK_INCAST:
+		iter_us = flows * msg_kb * 8.192 / rate + rtt + mx->gap_us;
+		t = clampd(10 * iter_us / 1000, 1.0, 6.0);
+		break;
+	case TK_ALLTOALL:
+		iter_us = (flows - 1) * msg_kb * 8.192 / rate + rtt +
+			mx->gap_us;
+		t = clampd(8 * iter_us / 1000, 1.0, 4.0);
+		break;
+	case TK_ALLREDUCE:
+		iter_us = 2.0 * (flows - 1) *
+			(msg_kb * 8.192 / flows / rate + rtt) + mx->gap_us;
+		t = clampd(8 * iter_us / 1000, 1.0, 4.0);
+		break;
+	case TK_PIPELINE:
+		iter_us = (flows + 8) * (msg_kb * 8.192 / rate + rtt) +
+			mx->gap_us;
+		t = clampd(8 * iter_us / 1000, 1.0, 4.0);
+		break;
+	case TK_STAGGER:
+		t = clampd(flows * 60 * rtt / 1000, 2.0, 5.0);
+		break;
+	case TK_RPC:
+		t = clampd(400 * rtt / 1000, 3.0, 5.0);
+		break;
+	default:
+		t = clampd(150 * rtt / 1000, 1.0, 3.0);
+		break;
+	}
+	/* faster links carry more packets per ms: keep events bounded */
+	if (rate > 100)
+		t = fmax(1.0, t * sqrt(100 / rate));
+	t *= mx->time_scale * (b->quick ? 0.5 : 1);
+	c->time_ms = fmax(0.5, t);
+
+	snprintf(tc->name, sizeof(tc->name), "%s-%u%s%s %gG/%gus", tune_kind_name[kind],
+		 flows, prof >= 0 ? "/" : "",
+		 prof >= 0 ? aicc_profile_desc[prof].name : "", rate, rtt);
+}
+
+void build_set(struct tune_set *set, int profile,
+	       const struct tune_fabric *fb, const struct tune_mix *mx,
+	       bool held_out, bool quick)
+{
+	struct builder b = { set, fb, mx, quick };
+	u32 F = fb->fan_in, M = mx->msg_kb, H = mx->hosts, L = mx->rpc_load;
+	u32 BF = mx->bulk_flows;
+	int P = profile;
+
+	memset(set, 0, sizeof(*set));
+	set->profile = profile;
+	memcpy(set->term_w, profile_term_w[profile], sizeof(set->term_w));
+	if (quick) {
+		F = F > 16 ? 16 : F;
+		H = H > 8 ? 8 : H;
+	}
+
+#define U(x)	((u32)(x) < 2 ? 2 : (u32)(x))
+	switch (profile * 2 + held_out) {
+	case AICC_PROF_COLL * 2:
+		add(&b, TK_INCAST, 2, 1, 1, F, M, P, 1, L, BF);
+		add(&b, TK_INCAST, 1, 1, 1, U(F / 4), M * 4, P, 2, L, BF);
+		add(&b, TK_INCAST, 1, 2, 2, F, M, P, 3, L, BF);
+		add(&b, TK_ALLTOALL, 2, 1, 1, H, U(M / 2), P, 4, L, BF);
+		add(&b, TK_ALLREDUCE, 1, 1, 1, H, M * 8, P, 5, L, BF);
+		add(&b, TK_STAGGER, 1, 1, 1, 4, M, P, 6, L, BF);
+		add(&b, TK_LONG, 1, 1, 1, 1, M, P, 7, L, BF);
+		add(&b, TK_LONG, 0.5, 4, 0.5, 1, M, P, 8, L, BF);
+		add(&b, TK_RPC, 0.5, 1, 1, 8, M, P, 9, L, BF);
+		break;
+	case AICC_PROF_COLL * 2 + 1:
+		add(&b, TK_INCAST, 2, 1, 2, U(F * 3 / 2), U(M / 2), P, 101, L, BF);
+		add(&b, TK_INCAST, 1, 2, 1, U(F / 2), M, P, 102, L, BF);
+		add(&b, TK_ALLTOALL, 2, 1, 1, H + H / 2, U(M / 2), P, 103, L, BF);
+		add(&b, TK_ALLREDUCE, 1, 1, 2, U(H * 3 / 4), M * 4, P, 104, L, BF);
+		add(&b, TK_PIPELINE, 1, 1, 1, 4, M * 2, P, 105, L, BF);
+		add(&b, TK_STAGGER, 1, 2, 1.5, 8, M, P, 106, L, BF);
+		add(&b, TK_LONG, 1, 1, 1.5, 2, M, P, 107, L, BF);
+		add(&b, TK_RPC, 0.5, 1, 1, 8, M, P, 108, L * 2, BF);
+		break;
+	case AICC_PROF_LAT * 2:
+		add(&b, TK_RPC, 3, 1, 1, 8, M, -1, 11, L, BF);
+		add(&b, TK_RPC, 1, 1, 1, 8, M, P, 12, L * 2, BF);
+		add(&b, TK_RPC, 1, 2, 2, 8, M, -1, 13, L, BF);
+		add(&b, TK_INCAST, 1, 1, 1, F, U(M / 4), P, 14, L, BF);
+		add(&b, TK_STAGGER, 1, 1, 1, 4, M, P, 15, L, BF);
+		add(&b, TK_LONG, 1, 1, 1, 1, M, P, 16, L, BF);
+		break;
+	case AICC_PROF_LAT * 2 + 1:
+		add(&b, TK_RPC, 3, 1, 1, 16, M, -1, 201, L * 3 / 2, BF + 1);
+		add(&b, TK_RPC, 1, 4, 0.5, 8, M, -1, 202, L, BF);
+		add(&b, TK_RPC, 1, 1, 1.5, 8, M, P, 203, L * 3, BF);
+		add(&b, TK_INCAST, 1, 1, 1, 2 * F, U(M / 8), P, 204, L, BF);
+		add(&b, TK_STAGGER, 1, 2, 1, 6, M, P, 205, L, BF);
+		add(&b, TK_LONG, 1, 1, 2, 2, M, P, 206, L, BF);
+		break;
+	case AICC_PROF_BULK * 2:
+		add(&b, TK_RPC, 3, 1, 1, 8, M, -1, 21, L, BF);
+		add(&b, TK_RPC, 1, 1, 1, 8, M, -1, 22, L * 2, BF * 2);
+		add(&b, TK_RPC, 1, 2, 2, 8, M, -1, 23, L, BF);
+		add(&b, TK_LONG, 1, 1, 1, 1, M, P, 24, L, BF);
+		add(&b, TK_STAGGER, 1, 1, 1, 4, M, P, 25, L, BF);
+		add(&b, TK_LONG, 1, 2, 2, 4, M, P, 26, L, BF);
+		break;
+	default:
+		add(&b, TK_RPC, 3, 1, 1, 16, M, -1, 301, L * 3 / 2, BF + 1);
+		add(&b, TK_RPC, 1, 4, 0.5, 8, M, -1, 302, L, BF);
+		add(&b, TK_RPC, 1, 1, 1, 8, M, -1, 303, L * 5 / 2, 1);
+		add(&b, TK_STAGGER, 1, 2, 1, 8, M, P, 304, L, BF);
+		add(&b, TK_LONG, 1, 1, 1.5, 2, M, P, 305, L, BF);
+		break;
+	}
+#undef U
+}
+
+/* ---- the objective ---- */
+
+static double log_ratio(double v, double ideal)
+{
+	if (!(ideal > 0) || !(v > 0))
+		return SLOW_NONE;
+	return v > ideal ? log(v / ideal) : 0;
+}
+
+double case_objective(const struct tune_set *set, int i,
+		      const struct sim_result *r, double *term)
+{
+	const struct tune_case *tc = &set->c[i];
+	double t[TT_NR] = { 0 }, j = 0;
+	int k, n;
+
+	switch (tc->kind) {
+	case TK_LONG:
+	case TK_STAGGER:
+	case TK_RPC:
+		t[TT_SHORT] = r->util < 1 ? 1 - r->util : 0;
+		break;
+	default:
+		break;
+	}
+	t[TT_QUEUE] = r->base_rtt_us > 0 ? r->q_p99_us / r->base_rtt_us : 0;
+	switch (tc->kind) {
+	case TK_INCAST:
+	case TK_ALLTOALL:
+	case TK_ALLREDUCE:
+	case TK_PIPELINE:
+		if (!r->iters)
+			t[TT_SLOW] = SLOW_NONE;
+		else
+			t[TT_SLOW] = 0.5 * log_ratio(r->cct_mean_us,
+						     r->cct_ideal_us) +
+				0.5 * log_ratio(r->cct_p99_us, r->cct_ideal_us);
+		break;
+	case TK_RPC:
+		/* RPC size classes below 1 MB; bulk flows never complete */
+		for (k = 0, n = 0; k < SIM_NR_FCT - 1; k++) {
+			if (r->fct[k].count < 3)
+				continue;
+			t[TT_SLOW] += log_ratio(r->fct[k].sd_p99, 1);
+			n++;
+		}
+		t[TT_SLOW] = n ? t[TT_SLOW] / n : SLOW_NONE;
+		break;
+	default:
+		break;
+	}
+	if (tc->kind == TK_STAGGER || (tc->kind == TK_LONG &&
+				       tc->cfg.flows > 1))
+		t[TT_UNFAIR] = r->jain < 1 ? 1 - r->jain : 0;
+	if (r->drops_win || r->rtos)
+		t[TT_LOSS] = 1 + 0.25 * log2(1.0 + r->drops_win) +
+			0.5 * log2(1.0 + r->rtos);
+	for (k = 0; k < TT_NR; k++) {
+		if (term)
+			term[k] = t[k];
+		j += set->term_w[k] * t[k];
+	}
+	return j;
+}
+
+int evaluate(const struct tune_set *set, int cc, const u32 *knobs,
+	     struct tune_eval *ev)
+{
+	double sw = 0, sj = 0;
+	int i, k;
+
+	memset(ev, 0, sizeof(*ev));
+	for (i = 0; i < set->n; i++) {
+		const struct tune_case *tc = &set->c[i];
+		struct sim_config c = tc->cfg;
+		struct sim_result r;
+		double j;
+
+		c.cc = cc;
+		if (cc == SIM_CC_AICC)
+			c.knobs[set->profile] = knobs;
+		memset(&r, 0, sizeof(r));
+		if (sim_run(&c, &r)) {
+			if (!ev->errors)
+				snprintf(ev->err, sizeof(ev->err), "%s: %s",
+					 tc->name, r.err);
+			ev->errors++;
+			j = FAIL_OBJ;
+			for (k = 0; k < TT_NR; k++)
+				ev->term[i][k] = NAN;
+		} else {
+			j = case_objective(set, i, &r, ev->term[i]);
+			ev->util[i] = r.util;
+			ev->q99_rtt[i] = ev->term[i][TT_QUEUE];
+			ev->slow[i] = ev->term[i][TT_SLOW];
+			ev->jain[i] = r.jain;
+			ev->drops[i] = r.drops_win;
+			ev->rtos[i] = r.rtos;
+			ev->sim_events += r.events;
+		}
+		ev->cobj[i] = j;
+		sw += tc->weight;
+		sj += tc->weight * j;
+	}
+	ev->obj = sw > 0 ? sj / sw : FAIL_OBJ;
+	return ev->errors ? -1 : 0;
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc-tune: profile files (the aicc tool's format: "profile.knob = value",
+ * '#' comments), a defaults header laid out like module/core/aicc_defaults.h,
+ * and the comparison table.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tune.h"
+
+static int finish(FILE *f, const char *tmp, const char *file, char *why,
+		  size_t len)
+{
+	int bad = ferror(f);
+
+	if (fclose(f) || bad) {
+		snprintf(why, len, "%s: write error", tmp);
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, file)) {
+		snprintf(why, len, "%s: %s", file, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static FILE *open_tmp(const char *file, char *tmp, size_t tlen, char *why,
+		      size_t len)
+{
+	FILE *f;
+
+	if ((size_t)snprintf(tmp, tlen, "%s.tmp%d", file, (int)getpid()) >= tlen) {
+		snprintf(why, len, "%s: name too long", file);
+		return NULL;
+	}
+	f = fopen(tmp, "w");
+	if (!f)
+		snprintf(why, len, "%s: %s", tmp, strerror(errno));
+	return f;
+}
+
+int write_profile(const char *file, int profile,
+		  const u32 knobs[AICC_NR_KNOBS], const char *header,
+		  char *why, size_t len)
+{
+	char tmp[4200];
+	FILE *f;
+	int i;
+
+	if (knobs_valid(knobs, why, len))
+		return -1;
+	f = open_tmp(file, tmp, sizeof(tmp), why, len);
+	if (!f)
+		return -1;
+	if (header)
+		fputs(header, f);
+	for (i = 0; i < AICC_NR_KNOBS; i++) {
+		char lhs[64];
+
+		snprintf(lhs, sizeof(lhs), "%s.%s = %u",
+			 aicc_profile_desc[profile].name,
+			 aicc_knob_desc[i].name, knobs[i]);
+		fprintf(f, "%-36s # %s\n", lhs, aicc_knob_desc[i].desc);
+	}
+	return finish(f, tmp, file, why, len);
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
+		 bool have[AICC_NR_PROFILES][AICC_NR_KNOBS], char *why,
+		 size_t len)
+{
+	char line[1024];
+	int ln = 0;
+	FILE *f = fopen(file, "r");
+
+	if (!f) {
+		snprintf(why, len, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s, *eq, *dot, *name, *val, *end;
+		unsigned long long v;
+		int p, k;
+
+		ln++;
+		s = strchr(line, '#');
+		if (s)
+			*s = 0;
+		s = trim(line);
+		if (!*s)
+			continue;
+		eq = strchr(s, '=');
+		if (!eq)
+			goto syntax;
+		*eq = 0;
+		name = trim(s);
+		val = trim(eq + 1);
+		dot = strchr(name, '.');
+		if (!dot)
+			goto syntax;
+		*dot = 0;
+		if (!strcmp(name, "global"))
+			continue;	/* the tool's global knobs: not ours */
+		for (p = 0; p < AICC_NR_PROFILES; p++)
+			if (!strcmp(name, aicc_profile_desc[p].name))
+				break;
+		for (k = 0; k < AICC_NR_KNOBS; k++)
+			if (!strcmp(dot + 1, aicc_knob_desc[k].name))
+				break;
+		if (p == AICC_NR_PROFILES || k == AICC_NR_KNOBS) {
+			snprintf(why, len, "%s:%d: unknown knob %s.%s", file,
+				 ln, name, dot + 1);
+			goto bad;
+		}
+		errno = 0;
+		v = strtoull(val, &end, 10);
+		if (!isdigit((unsigned char)*val) || *end || errno) {
+			snprintf(why, len, "%s:%d: %s.%s: '%s' is not a plain integer",
+				 file, ln, name, dot + 1, val);
+			goto bad;
+		}
+		if (aicc_knob_check(k, v)) {
+			snprintf(why, len, "%s:%d: %s.%s = %llu outside %u..%u",
+				 file, ln, name, dot + 1, v,
+				 aicc_knob_desc[k].min, aicc_knob_desc[k].max);
+			goto bad;
+		}
+		if (have[p][k]) {
+			snprintf(why, len, "%s:%d: %s.%s set twice", file, ln,
+				 name, dot + 1);
+			goto bad;
+		}
+		knobs[p][k] = (u32)v;
+		have[p][k] = true;
+	}
+	fclose(f);
+	return 0;
+syntax:
+	snprintf(why, len, "%s:%d: expected PROFILE.KNOB = VALUE", file, ln);
+bad:
+	fclose(f);
+	return -1;
+}
+
+static const char *const prof_enum[AICC_NR_PROFILES] = {
+	"AICC_PROF_COLL", "AICC_PROF_LAT", "AICC_PROF_BULK",
+};
+
+int write_defaults_h(const char *file,
+		     const u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
+		     const char *source, char *why, size_t len)
+{
+	char tmp[4200];
+	FILE *f;
+	int p, i;
+
+	for (p = 0; p < AICC_NR_PROFILES; p++)
+		if (knobs_valid(knobs[p], why, len))
+			return -1;
+	f = open_tmp(file, tmp, sizeof(tmp), why, len);
+	if (!f)
+		return -1;
+	fprintf(f, "/* SPDX-License-Identifier: GPL-2.0 */\n/*\n"
+		" * Shipped default knob values per profile, in the units of uapi/aicc.h.\n"
+		" *\n * Order follows AICC_KNOBS:");
+	for (i = 0; i < AICC_NR_KNOBS; i++) {
+		const char *n = aicc_knob_desc[i].name;
+
+		fprintf(f, "%s%s%s", i % 5 == 4 ? "\n *" : "", " ", n);
+		fputc(i == AICC_NR_KNOBS - 1 ? '.' : ',', f);
+	}
+	fprintf(f, "\n *\n * Written by aicc-tune (make tune, tools/tune/); see\n"
+		" * Documentation/tuning.rst and tools/tune/results/.\n */\n"
+		"#ifndef _AICC_DEFAULTS_H\n#define _AICC_DEFAULTS_H\n\n"
+		"#define AICC_DEFAULTS_SOURCE\t\"%s\"\n\n"
+		"static const u32 aicc_default_knobs[AICC_NR_PROFILES][AICC_NR_KNOBS] = {\n",
+		source);
+	for (p = 0; p < AICC_NR_PROFILES; p++) {
+		int col = 16;
+
+		fprintf(f, "\t[%s] = {\n\t\t", prof_enum[p]);
+		for (i = 0; i < AICC_NR_KNOBS; i++) {
+			char num[16];
+			int w = snprintf(num, sizeof(num), "%u,", knobs[p][i]);
+
+			if (col + w + 1 > 80) {
+				fprintf(f, "\n\t\t");
+				col = 16;
+			} else if (col > 16) {
+				fputc(' ', f);
+				col++;
+			}
+			fputs(num, f);
+			col += w;
+		}
+		fprintf(f, "\n\t},\n");
+	}
+	fprintf(f, "};\n\n#endif /* _AICC_DEFAULTS_H */\n");
+	return finish(f, tmp, file, why, len);
+}
+
+/* ev[n]: evaluations of one set under n labelled controllers/knobs. */
+void print_table(FILE *f, const struct tune_set *set,
+		 const struct tune_eval *ev, const char *const *label, int n)
+{
+	int i, j;
+
+	fprintf(f, "%-34s %5s", "case (objective, lower is better)", "w");
+	for (j = 0; j < n; j++)
+		fprintf(f, " %9s", label[j]);
+	fprintf(f, "\n");
+	for (i = 0; i < set->n; i++) {
+		fprintf(f, "%-34s %5.2g", set->c[i].name, set->c[i].weight);
+		for (j = 0; j < n; j++)
+			fprintf(f, " %9.3f", ev[j].cobj[i]);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "%-34s %5s", "weighted mean", "");
+	for (j = 0; j < n; j++)
+		fprintf(f, " %9.3f", ev[j].obj);
+	fprintf(f, "\n\nper case and controller: util, p99 queue / base RTT, "
+		"slow (log slowdown or CCT/ideal), Jain, drops, RTOs\n");
+	for (i = 0; i < set->n; i++) {
+		fprintf(f, "  %s\n", set->c[i].name);
+		for (j = 0; j < n; j++) {
+			if (isnan(ev[j].term[i][TT_QUEUE])) {
+				fprintf(f, "    %-8s  (run failed)\n", label[j]);
+				continue;
+			}
+			fprintf(f, "    %-8s  util %.3f  q99 %6.2f RTT  slow %.3f"
+				"  jain %.3f  drops %llu  rtos %llu\n",
+				label[j], ev[j].util[i], ev[j].q99_rtt[i],
+				ev[j].slow[i], ev[j].jain[i],
+				(unsigned long long)ev[j].drops[i],
+				(unsigned long long)ev[j].rtos[i]);
+		}
+	}
+}

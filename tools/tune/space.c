@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc-tune: the search space.  Each searched knob gets a coordinate in
+ * [0, 1], mapped linearly or logarithmically onto a search range that lies
+ * inside the knob's min..max from aicc_knob_desc[], then rounded to an
+ * integer.  Knobs not listed here keep their current default.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tune.h"
+
+/*
+ * Search ranges, in knob units.  Narrower than the full ABI ranges where
+ * the ends make no sense for a datacenter (a target of 10 base RTTs, an
+ * additive increase of 10000 packets per RTT).  Not searched:
+ * target_max_us, pacing_min_kbps and pacing_max_kbps (safety bounds the
+ * simulated fabrics never reach), rate_memory_ms (the simulator keeps
+ * connections and has no rate cache), min_rtt_win_ms (runs are shorter
+ * than any window).
+ */
+const struct tune_dim tune_dims[] = {
+	{ AICC_K_TARGET,	20,	2000,	true },
+	{ AICC_K_TARGET_MIN,	1,	50,	true },
+	{ AICC_K_FS_RANGE,	0,	3000,	false },
+	{ AICC_K_FS_MIN_CWND,	10,	10000,	true },
+	{ AICC_K_FS_MAX_CWND,	1,	1000,	true },
+	{ AICC_K_AI,		10,	20000,	true },
+	{ AICC_K_MI,		0,	500,	false },
+	{ AICC_K_BETA,		50,	1000,	false },
+	{ AICC_K_MAX_MDF,	50,	900,	false },
+	{ AICC_K_ECN_G,		8,	500,	true },
+	{ AICC_K_ECN_BETA,	0,	1000,	false },
+	{ AICC_K_LOSS_BETA,	50,	900,	false },
+	{ AICC_K_MIN_CWND,	1,	2000,	true },
+	{ AICC_K_PACING_GAIN,	1000,	3000,	false },
+	{ AICC_K_START_EXIT,	50,	5000,	true },
+	{ AICC_K_IDLE_RESTART,	0,	1,	false },
+};
+
+const int tune_nr_dims = sizeof(tune_dims) / sizeof(tune_dims[0]);
+
+void space_init(struct tune_space *sp, int profile, const u32 *base)
+{
+	int i;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->profile = profile;
+	if (base)
+		memcpy(sp->base, base, sizeof(sp->base));
+	else
+		aicc_params_defaults(sp->base, profile);
+	sp->d = tune_nr_dims;
+	for (i = 0; i < tune_nr_dims; i++)
+		sp->dim[i] = tune_dims[i];
+}
+
+static double clamp01(double u)
+{
+	return u < 0 ? 0 : u > 1 ? 1 : u;
+}
+
+double space_to_unit(const struct tune_dim *dm, u32 v)
+{
+	double x = v;
+
+	if (dm->hi <= dm->lo)
+		return 0;
+	if (dm->log) {
+		if (x < dm->lo)
+			x = dm->lo;
+		return clamp01((log(x) - log(dm->lo)) /
+			       (log(dm->hi) - log(dm->lo)));
+	}
+	return clamp01((x - dm->lo) / (dm->hi - dm->lo));
+}
+
+u32 space_from_unit(const struct tune_dim *dm, double u)
+{
+	const struct aicc_knob_desc *k = &aicc_knob_desc[dm->knob];
+	double v;
+
+	u = clamp01(u);
+	if (dm->log)
+		v = exp(log(dm->lo) + u * (log(dm->hi) - log(dm->lo)));
+	else
+		v = dm->lo + u * (dm->hi - dm->lo);
+	v = floor(v + 0.5);
+	if (v < dm->lo)
+		v = dm->lo;
+	if (v > dm->hi)
+		v = dm->hi;
+	if (v < k->min)
+		v = k->min;
+	if (v > k->max)
+		v = k->max;
+	return (u32)v;
+}
+
+/* Keep the pairs the aicc tool checks ordered (it refuses them otherwise). */
+void space_repair(u32 kn[AICC_NR_KNOBS])
+{
+	if (kn[AICC_K_TARGET_MIN] > kn[AICC_K_TARGET_MAX])
+		kn[AICC_K_TARGET_MAX] = kn[AICC_K_TARGET_MIN];
+	if ((u64)kn[AICC_K_FS_MIN_CWND] > (u64)kn[AICC_K_FS_MAX_CWND] * 1000)
+		kn[AICC_K_FS_MAX_CWND] = (kn[AICC_K_FS_MIN_CWND] + 999) / 1000;
+	if (kn[AICC_K_PACING_MAX] &&
+	    kn[AICC_K_PACING_MIN] > kn[AICC_K_PACING_MAX])
+		kn[AICC_K_PACING_MAX] = kn[AICC_K_PACING_MIN];
+}
+
+double space_to_knobs(const struct tune_space *sp, const double *x,
+		      u32 knobs[AICC_NR_KNOBS])
+{
+	double out = 0;
+	int i;
+
+	memcpy(knobs, sp->base, sizeof(sp->base));
+	for (i = 0; i < sp->d; i++) {
+		double c = clamp01(x[i]);
+
+		out += (x[i] - c) * (x[i] - c);
+		knobs[sp->dim[i].knob] = space_from_unit(&sp->dim[i], c);
+	}
+	space_repair(knobs);
+	return out;
+}
+
+void space_from_knobs(const struct tune_space *sp,
+		      const u32 knobs[AICC_NR_KNOBS], double *x)
+{
+	int i;
+
+	for (i = 0; i < sp->d; i++)
+		x[i] = space_to_unit(&sp->dim[i], knobs[sp->dim[i].knob]);
+}
+
+int knobs_valid(const u32 kn[AICC_NR_KNOBS], char *why, size_t len)
+{
+	int i;
+
+	for (i = 0; i < AICC_NR_KNOBS; i++)
+		if (aicc_knob_check(i, kn[i])) {
+			snprintf(why, len, "%s = %u outside %u..%u",
+				 aicc_knob_desc[i].name, kn[i],
+				 aicc_knob_desc[i].min, aicc_knob_desc[i].max);
+			return -1;
+		}
+	if (kn[AICC_K_TARGET_MIN] > kn[AICC_K_TARGET_MAX]) {
+		snprintf(why, len, "target_min_us above target_max_us");
+		return -1;
+	}
+	if ((u64)kn[AICC_K_FS_MIN_CWND] > (u64)kn[AICC_K_FS_MAX_CWND] * 1000) {
+		snprintf(why, len, "fs_min_cwnd above fs_max_cwnd");
+		return -1;
+	}
+	if (kn[AICC_K_PACING_MAX] &&
+	    kn[AICC_K_PACING_MIN] > kn[AICC_K_PACING_MAX]) {
+		snprintf(why, len, "pacing_min_kbps above pacing_max_kbps");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# aicc-tune command-line tests (KTAP): the profile file it writes is
+# accepted by the aicc tool's own parser ('aicc profile load') and lands in
+# a fake sysfs tree (AICC_SYSFS, built by aicc-mkfake) with the same values;
+# the defaults header it writes compiles against the core's headers; runs
+# repeat for a seed; bad input is refused with one line and nothing written.
+#
+# Environment: AICC_TUNE, AICC, AICC_MKFAKE (default: build/...).
+
+set -u
+cd "$(dirname "$0")/../.."
+TUNE=${AICC_TUNE:-$PWD/build/aicc-tune}
+AICC=${AICC:-$PWD/build/aicc}
+MKFAKE=${AICC_MKFAKE:-$PWD/build/aicc-mkfake}
+CC=${CC:-cc}
+
+TMP=$(mktemp -d /tmp/aicc-tune-load.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+export AICC_SYSFS=$TMP/sys
+
+N=0
+FAILED=0
+fail() { echo "# $*"; return 1; }
+t() {
+	local name=$1
+	shift
+	N=$((N + 1))
+	if "$@"; then
+		echo "ok $N $name"
+	else
+		echo "not ok $N $name"
+		FAILED=$((FAILED + 1))
+	fi
+}
+
+# a short run from a non-default start, so the file differs from defaults
+printf 'aicc_lat.target = 400   # start here\naicc_lat.ai = 2000\n' \
+	> "$TMP/start.conf"
+SMALL="--profile aicc_lat --quick --generations 1 --lambda 4 --no-baselines"
+
+tune_writes_profile() {
+	"$TUNE" $SMALL --start "$TMP/start.conf" -o "$TMP/p.conf" \
+		--log "$TMP/p.log" >/dev/null 2>"$TMP/err" ||
+		fail "$(cat "$TMP/err")" || return 1
+	[ "$(grep -c '^aicc_lat\.' "$TMP/p.conf")" = 21 ] ||
+		fail "expected 21 knob lines" || return 1
+	grep -q '^start: train objective' "$TMP/p.log" ||
+		fail "log lacks the starting objective"
+}
+
+tool_loads_profile() {
+	local line k v got
+	"$MKFAKE" "$AICC_SYSFS" || return 1
+	"$AICC" profile load -n "$TMP/p.conf" >/dev/null ||
+		fail "aicc profile load -n refused the file" || return 1
+	"$AICC" profile load "$TMP/p.conf" >/dev/null ||
+		fail "aicc profile load failed" || return 1
+	while read -r line; do
+		line=${line%%#*}
+		[ -n "${line// /}" ] || continue
+		k=${line%%=*}; k=${k// /}; v=${line#*=}; v=${v// /}
+		got=$(cat "$AICC_SYSFS/${k%%.*}/${k#*.}") ||
+			fail "no sysfs file for $k" || return 1
+		[ "$got" = "$v" ] || fail "$k: file $v, sysfs $got" || return 1
+	done < "$TMP/p.conf"
+}
+
+defaults_h_compiles() {
+	"$TUNE" --defaults-h "$TMP/defaults.h" --source "test" "$TMP/p.conf" ||
+		return 1
+	cat > "$TMP/d.c" <<'EOC'
+#include "aicc_types.h"
+#include "aicc.h"
+#include "defaults.h"
+int main(void) { return (int)aicc_default_knobs[AICC_PROF_LAT][AICC_K_AI]; }
+EOC
+	$CC -Wall -Wextra -Werror -fsyntax-only -Imodule/core -Iuapi \
+		-I"$TMP" "$TMP/d.c" || fail "defaults.h does not compile" ||
+		return 1
+	# the aicc_lat row holds the file's values in knob order
+	local want
+	want=$(grep '^aicc_lat\.' "$TMP/p.conf" | sed 's/#.*//; s/.*= *//' |
+		tr -d ' ' | paste -sd, -)
+	got=$(sed -n '/\[AICC_PROF_LAT\] = {/,/},/p' "$TMP/defaults.h" |
+		sed '1d;$d' | tr -d ' \t\n' | sed 's/,$//')
+	[ "$want" = "$got" ] || fail "row '$got' != '$want'"
+}
+
+same_seed_same_file() {
+	"$TUNE" $SMALL --start "$TMP/start.conf" -o "$TMP/q.conf" \
+		>/dev/null 2>&1 || return 1
+	diff <(grep -v '^#' "$TMP/p.conf") <(grep -v '^#' "$TMP/q.conf") \
+		>/dev/null || fail "two runs with seed 1 differ"
+}
+
+# refuses: exit code, one line on stderr, no output file
+refuses() {
+	local want=$1
+	shift
+	rm -f "$TMP/bad.conf"
+	"$TUNE" "$@" -o "$TMP/bad.conf" >/dev/null 2>"$TMP/err"
+	local rc=$?
+	[ "$rc" = "$want" ] || fail "$*: exit $rc, want $want" || return 1
+	[ "$(wc -l < "$TMP/err")" = 1 ] || fail "$*: stderr not one line" ||
+		return 1
+	[ ! -e "$TMP/bad.conf" ] || fail "$*: wrote output"
+}
+
+bad_input_refused() {
+	printf 'incast = x\n' > "$TMP/mix.conf"
+	printf 'aicc.target = 99999\n' > "$TMP/badstart.conf"
+	refuses 2 --profile nosuch &&
+	refuses 2 --profile aicc --ecn-kb 2000 --buffer-kb 1000 &&
+	refuses 2 --profile aicc --rate-gbit 0 &&
+	refuses 2 --profile aicc --generations x &&
+	refuses 2 &&
+	refuses 1 --profile aicc --workload "$TMP/nonexistent" &&
+	refuses 1 --profile aicc --workload "$TMP/mix.conf" &&
+	refuses 1 --profile aicc --start "$TMP/badstart.conf"
+}
+
+echo "TAP version 13"
+echo "1..5"
+t tune_writes_profile tune_writes_profile
+t aicc_tool_loads_tuned_profile tool_loads_profile
+t defaults_h_compiles_with_file_values defaults_h_compiles
+t same_seed_same_profile same_seed_same_file
+t bad_input_refused_one_line bad_input_refused
+echo "# $N tests, $FAILED failed"
+[ "$FAILED" = 0 ]

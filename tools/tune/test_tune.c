@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc-tune unit tests, KTAP output: the optimiser on known functions,
+ * determinism per seed, the knob mapping, a short tuning on a tiny scenario
+ * set, profile files and the defaults header.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tune.h"
+
+#define NR_TESTS	12
+
+static int n_test, n_fail;
+
+static void report(bool ok, const char *name)
+{
+	n_test++;
+	if (!ok)
+		n_fail++;
+	printf("%sok %d %s\n", ok ? "" : "not ", n_test, name);
+	fflush(stdout);
+}
+
+#define diag(...) do { printf("# "); printf(__VA_ARGS__); printf("\n"); } \
+	while (0)
+
+static double sphere(const double *x, int d)
+{
+	double s = 0;
+	int i;
+
+	for (i = 0; i < d; i++)
+		s += (x[i] - 0.3) * (x[i] - 0.3);
+	return s;
+}
+
+static double rosenbrock(const double *x, int d)
+{
+	double s = 0;
+	int i;
+
+	for (i = 0; i < d - 1; i++)
+		s += 100 * (x[i + 1] - x[i] * x[i]) * (x[i + 1] - x[i] * x[i]) +
+			(1 - x[i]) * (1 - x[i]);
+	return s;
+}
+
+/* Runs CMA-ES until best < tol or gens run out; returns generations used. */
+static int minimise(struct cmaes *es, double (*fn)(const double *, int),
+		    int d, double x0v, double sigma, u64 seed, int gens,
+		    double tol)
+{
+	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA];
+	int g, i;
+
+	for (i = 0; i < d; i++)
+		x0[i] = x0v;
+	if (cmaes_init(es, d, x0, sigma, 0, seed))
+		return -1;
+	for (g = 0; g < gens && es->best_f >= tol; g++) {
+		cmaes_ask(es);
+		for (i = 0; i < es->lambda; i++)
+			f[i] = fn(es->x[i], d);
+		cmaes_tell(es, f);
+	}
+	return g;
+}
+
+static void test_sphere(struct cmaes *es)
+{
+	int g = minimise(es, sphere, 5, 0.9, 0.3, 1, 400, 1e-12);
+	bool ok = g > 0 && es->best_f < 1e-12;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ok &= fabs(es->best_x[i] - 0.3) < 1e-5;
+	diag("sphere 5-d: f %.3g after %d generations (%ld evaluations)",
+	     es->best_f, g, es->evals);
+	report(ok, "cmaes_sphere_5d");
+}
+
+static void test_rosenbrock(struct cmaes *es)
+{
+	int g = minimise(es, rosenbrock, 5, 0.0, 0.5, 2, 3000, 1e-10);
+	bool ok = g > 0 && es->best_f < 1e-10;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ok &= fabs(es->best_x[i] - 1) < 1e-3;
+	diag("rosenbrock 5-d: f %.3g after %d generations (%ld evaluations)",
+	     es->best_f, g, es->evals);
+	report(ok, "cmaes_rosenbrock_5d");
+}
+
+static void test_determinism(struct cmaes *es)
+{
+	double a[CMA_MAX_D], fa, c[CMA_MAX_D];
+	bool ok;
+
+	minimise(es, rosenbrock, 5, 0.0, 0.5, 7, 60, 0);
+	memcpy(a, es->best_x, sizeof(a));
+	fa = es->best_f;
+	minimise(es, rosenbrock, 5, 0.0, 0.5, 7, 60, 0);
+	ok = !memcmp(a, es->best_x, 5 * sizeof(double)) && fa == es->best_f;
+	memcpy(c, es->best_x, sizeof(c));
+	minimise(es, rosenbrock, 5, 0.0, 0.5, 8, 60, 0);
+	ok &= memcmp(c, es->best_x, 5 * sizeof(double)) != 0;
+	report(ok, "cmaes_same_seed_same_run_other_seed_differs");
+}
+
+static void test_eigen(void)
+{
+	double a[CMA_MAX_D][CMA_MAX_D], m[CMA_MAX_D][CMA_MAX_D];
+	double v[CMA_MAX_D][CMA_MAX_D], ev[CMA_MAX_D], err = 0;
+	struct tune_rng r;
+	int n = 9, i, j, k;
+
+	tune_rng_seed(&r, 3);
+	for (i = 0; i < n; i++)
+		for (j = 0; j <= i; j++)
+			a[i][j] = a[j][i] = m[i][j] = m[j][i] =
+				tune_rng_normal(&r);
+	tune_eigen(n, a, v, ev);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			double s = 0;
+
+			for (k = 0; k < n; k++)
+				s += v[i][k] * ev[k] * v[j][k];
+			err = fmax(err, fabs(s - m[i][j]));
+		}
+	diag("eigen 9x9: max reconstruction error %.3g", err);
+	report(err < 1e-9, "jacobi_eigen_reconstructs");
+}
+
+static void test_normal(void)
+{
+	struct tune_rng r;
+	double s = 0, s2 = 0;
+	int i, n = 200000;
+
+	tune_rng_seed(&r, 11);
+	for (i = 0; i < n; i++) {
+		double z = tune_rng_normal(&r);
+
+		s += z;
+		s2 += z * z;
+	}
+	s /= n;
+	s2 = s2 / n - s * s;
+	diag("normal: mean %.4f variance %.4f", s, s2);
+	report(fabs(s) < 0.01 && fabs(s2 - 1) < 0.02, "prng_normal_moments");
+}
+
+static void test_ranges(void)
+{
+	bool ok = tune_nr_dims >= 1 && tune_nr_dims <= CMA_MAX_D;
+	int i, j;
+
+	for (i = 0; i < tune_nr_dims; i++) {
+		const struct tune_dim *d = &tune_dims[i];
+		const struct aicc_knob_desc *k = &aicc_knob_desc[d->knob];
+
+		if (d->lo < k->min || d->hi > k->max || d->lo >= d->hi ||
+		    (d->log && d->lo <= 0)) {
+			diag("%s: search range %g..%g vs %u..%u", k->name,
+			     d->lo, d->hi, k->min, k->max);
+			ok = false;
+		}
+		for (j = 0; j < i; j++)
+			ok &= tune_dims[j].knob != d->knob;
+	}
+	report(ok, "search_ranges_inside_abi_ranges");
+}
+
+static void test_roundtrip(void)
+{
+	struct tune_space sp;
+	struct tune_rng r;
+	char why[200];
+	bool ok = true;
+	int i, p, t;
+
+	/* every integer in each range (sampled for wide ones) maps back */
+	for (i = 0; i < tune_nr_dims && ok; i++) {
+		const struct tune_dim *d = &tune_dims[i];
+		double step = fmax(1, floor((d->hi - d->lo) / 5000));
+		double v;
+
+		for (v = d->lo; v <= d->hi; v += step) {
+			double u = space_to_unit(d, (u32)v);
+
+			if (u < 0 || u > 1 || space_from_unit(d, u) != (u32)v) {
+				diag("%s: %g -> %g -> %u",
+				     aicc_knob_desc[d->knob].name, v, u,
+				     space_from_unit(d, u));
+				ok = false;
+				break;
+			}
+		}
+	}
+	/* any point, in or out of the box, gives valid knobs; inside the box
+	 * the knobs map back to the same unit within one rounding step */
+	tune_rng_seed(&r, 5);
+	for (p = 0; p < AICC_NR_PROFILES; p++) {
+		space_init(&sp, p, NULL);
+		for (t = 0; t < 3000 && ok; t++) {
+			double x[CMA_MAX_D], y[CMA_MAX_D], pen;
+			u32 kn[AICC_NR_KNOBS];
+
+			for (i = 0; i < sp.d; i++)
+				x[i] = -0.5 + 2 * tune_rng_unit(&r);
+			pen = space_to_knobs(&sp, x, kn);
+			if (knobs_valid(kn, why, sizeof(why))) {
+				diag("profile %d: %s", p, why);
+				ok = false;
+			}
+			for (i = 0; i < sp.d; i++)
+				ok &= pen > 0 || (x[i] >= 0 && x[i] <= 1);
+			for (i = 0; i < sp.d; i++)
+				x[i] = tune_rng_unit(&r);
+			space_to_knobs(&sp, x, kn);
+			space_from_knobs(&sp, kn, y);
+			for (i = 0; i < sp.d; i++) {
+				const struct tune_dim *d = &sp.dim[i];
+				double q = d->log ? 1 / (d->lo * (log(d->hi) -
+						log(d->lo))) : 1 / (d->hi - d->lo);
+
+				/* fs_max_cwnd may be raised by the repair */
+				if (d->knob == AICC_K_FS_MAX_CWND)
+					continue;
+				if (fabs(x[i] - y[i]) > q + 1e-9) {
+					diag("%s: %g -> %u -> %g",
+					     aicc_knob_desc[d->knob].name, x[i],
+					     kn[d->knob], y[i]);
+					ok = false;
+				}
+			}
+		}
+	}
+	report(ok, "mapping_roundtrips_and_respects_ranges");
+}
+
+/* A tiny set: one long flow and an 8-way incast, 1 ms each. */
+static void tiny_set(struct tune_set *set)
+{
+	struct tune_fabric fb;
+	struct tune_mix mx;
+	struct tune_set full;
+	int i, n = 0;
+
+	fabric_defaults(&fb);
+	fb.fan_in = 8;
+	mix_defaults(&mx);
+	mx.msg_kb = 32;
+	build_set(&full, AICC_PROF_COLL, &fb, &mx, false, true);
+	*set = full;
+	for (i = 0; i < full.n; i++) {
+		const struct tune_case *c = &full.c[i];
+
+		if (c->kind == (n ? TK_LONG : TK_INCAST) &&
+		    c->cfg.rate_gbit == fb.rate_gbit && n < 2) {
+			set->c[n] = *c;
+			set->c[n].cfg.time_ms = 1;
+			n++;
+		}
+	}
+	set->n = n;
+}
+
+/* A deliberately poor start: a target of 20 base RTTs, weak decreases. */
+static void bad_start(u32 *kn)
+{
+	aicc_params_defaults(kn, AICC_PROF_COLL);
+	kn[AICC_K_TARGET] = 2000;
+	kn[AICC_K_TARGET_MIN] = 50;
+	kn[AICC_K_BETA] = 50;
+	kn[AICC_K_MAX_MDF] = 50;
+	kn[AICC_K_ECN_BETA] = 0;
+	kn[AICC_K_START_EXIT] = 5000;
+}
+
+static double tiny_tune(const struct tune_set *set, u64 seed,
+			u32 best[AICC_NR_KNOBS], double *f0)
+{
+	static struct tune_eval ev;
+	static struct cmaes es;
+	struct tune_space sp;
+	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA], bf;
+	u32 start[AICC_NR_KNOBS];
+	int g, i;
+
+	bad_start(start);
+	evaluate(set, SIM_CC_AICC, start, &ev);
+	*f0 = bf = ev.obj;
+	memcpy(best, start, sizeof(start));
+	space_init(&sp, AICC_PROF_COLL, start);
+	space_from_knobs(&sp, start, x0);
+	cmaes_init(&es, sp.d, x0, 0.2, 6, seed);
+	for (g = 0; g < 4; g++) {
+		cmaes_ask(&es);
+		for (i = 0; i < es.lambda; i++) {
+			u32 kn[AICC_NR_KNOBS];
+			double pen = space_to_knobs(&sp, es.x[i], kn);
+
+			evaluate(set, SIM_CC_AICC, kn, &ev);
+			f[i] = ev.obj + pen;
+			if (pen == 0 && f[i] < bf) {
+				bf = f[i];
+				memcpy(best, kn, sizeof(kn));
+			}
+		}
+		cmaes_tell(&es, f);
+	}
+	return bf;
+}
+
+static void test_tuning(void)
+{
+	static struct tune_set set;
+	u32 a[AICC_NR_KNOBS], b[AICC_NR_KNOBS];
+	double f0, fa, fb;
+
+	tiny_set(&set);
+	if (set.n != 2) {
+		report(false, "tiny_tuning_improves_objective");
+		report(false, "tiny_tuning_deterministic");
+		return;
+	}
+	fa = tiny_tune(&set, 42, a, &f0);
+	diag("tiny tuning: %s + %s, objective %.4f -> %.4f", set.c[0].name,
+	     set.c[1].name, f0, fa);
+	report(fa < 0.9 * f0, "tiny_tuning_improves_objective");
+	fb = tiny_tune(&set, 42, b, &f0);
+	report(fa == fb && !memcmp(a, b, sizeof(a)),
+	       "tiny_tuning_deterministic");
+}
+
+static void test_files(void)
+{
+	char dir[] = "/tmp/aicc-tune-test.XXXXXX", path[256], hpath[256];
+	char why[300], line[256];
+	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS], want[AICC_NR_KNOBS];
+	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	struct tune_space sp;
+	struct tune_rng r;
+	double x[CMA_MAX_D];
+	bool ok = true, found = false;
+	FILE *f;
+	int i, p;
+
+	if (!mkdtemp(dir)) {
+		report(false, "profile_file_roundtrip_in_range");
+		report(false, "profile_file_rejects_bad_lines");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/p.conf", dir);
+	snprintf(hpath, sizeof(hpath), "%s/defaults.h", dir);
+	tune_rng_seed(&r, 9);
+	space_init(&sp, AICC_PROF_LAT, NULL);
+	for (i = 0; i < sp.d; i++)
+		x[i] = tune_rng_unit(&r);
+	space_to_knobs(&sp, x, want);
+	ok &= !write_profile(path, AICC_PROF_LAT, want, "# test\n", why,
+			     sizeof(why));
+	memset(have, 0, sizeof(have));
+	for (p = 0; p < AICC_NR_PROFILES; p++)
+		aicc_params_defaults(kn[p], p);
+	ok &= !read_profile(path, kn, have, why, sizeof(why));
+	for (i = 0; i < AICC_NR_KNOBS; i++) {
+		ok &= have[AICC_PROF_LAT][i] && kn[AICC_PROF_LAT][i] == want[i];
+		ok &= !have[AICC_PROF_COLL][i] && !have[AICC_PROF_BULK][i];
+		ok &= !aicc_knob_check(i, kn[AICC_PROF_LAT][i]);
+	}
+	/* the header carries the same numbers in the module's layout */
+	ok &= !write_defaults_h(hpath, (const u32 (*)[AICC_NR_KNOBS])kn,
+				"test", why, sizeof(why));
+	f = fopen(hpath, "r");
+	if (f) {
+		char rowstart[32];
+
+		snprintf(rowstart, sizeof(rowstart), "\t\t%u, %u, %u,",
+			 want[0], want[1], want[2]);
+		while (fgets(line, sizeof(line), f))
+			if (strstr(line, "[AICC_PROF_LAT] = {") &&
+			    fgets(line, sizeof(line), f))
+				found = !strncmp(line, rowstart,
+						 strlen(rowstart));
+		fclose(f);
+	}
+	ok &= found;
+	if (!ok)
+		diag("%s", why);
+	report(ok, "profile_file_roundtrip_in_range");
+
+	/* bad files are refused with the line number */
+	{
+		static const char *const bad[] = {
+			"aicc.target = 20000\n", "aicc.nosuch = 1\n",
+			"aicc.target = 1\naicc.target = 2\n", "aicc target 1\n",
+			"aicc.beta = 0.5\n", "nosuch.beta = 1\n",
+		};
+		unsigned int b;
+
+		ok = true;
+		for (b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+			f = fopen(path, "w");
+			if (!f)
+				break;
+			fprintf(f, "# comment\n%s", bad[b]);
+			fclose(f);
+			memset(have, 0, sizeof(have));
+			if (!read_profile(path, kn, have, why, sizeof(why)) ||
+			    !(strstr(why, "p.conf:2:") || strstr(why, "p.conf:3:"))) {
+				diag("accepted or no line number: %s", bad[b]);
+				ok = false;
+			}
+		}
+		report(ok, "profile_file_rejects_bad_lines");
+	}
+	unlink(path);
+	unlink(hpath);
+	rmdir(dir);
+}
+
+static void test_mix(void)
+{
+	char path[] = "/tmp/aicc-tune-mix.XXXXXX", why[300];
+	struct tune_mix mx;
+	struct tune_fabric fb;
+	static struct tune_set set;
+	bool ok = true;
+	int fd = mkstemp(path), i;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		report(false, "workload_mix_parses_and_applies");
+		return;
+	}
+	fprintf(f, "# mix\nincast = 3\nalltoall = 0  # none\nmsg_kb = 128\n");
+	fclose(f);
+	mix_defaults(&mx);
+	ok &= !mix_load(&mx, path, why, sizeof(why));
+	ok &= mx.weight[TK_INCAST] == 3 && mx.weight[TK_ALLTOALL] == 0 &&
+		mx.msg_kb == 128;
+	fabric_defaults(&fb);
+	build_set(&set, AICC_PROF_COLL, &fb, &mx, false, false);
+	for (i = 0; i < set.n; i++)
+		ok &= set.c[i].kind != TK_ALLTOALL;
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "incast = -1\n");
+		fclose(f);
+	}
+	mix_defaults(&mx);
+	ok &= mix_load(&mx, path, why, sizeof(why)) == -1 &&
+		mx.weight[TK_INCAST] == 1;
+	unlink(path);
+	report(ok, "workload_mix_parses_and_applies");
+}
+
+int main(void)
+{
+	static struct cmaes es;
+
+	printf("TAP version 13\n1..%d\n", NR_TESTS);
+	test_sphere(&es);
+	test_rosenbrock(&es);
+	test_determinism(&es);
+	test_eigen();
+	test_normal();
+	test_ranges();
+	test_roundtrip();
+	test_tuning();
+	test_files();
+	test_mix();
+	printf("# %d tests, %d failed\n", n_test, n_fail);
+	return n_fail || n_test != NR_TESTS ? 1 : 0;
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aicc-tune: learn a profile's knobs in the simulator with CMA-ES.
+ *
+ *   cmaes.c      the optimiser (own PRNG, own eigensolver)
+ *   space.c      normalised [0,1]^d <-> knob values of one profile
+ *   objective.c  training and held-out scenario sets, the objective
+ *   output.c     profile files, defaults.h, the comparison table
+ *   main.c       the command line
+ *
+ * Everything is deterministic given the seed and the core's code.
+ */
+#ifndef _AICC_TUNE_H
+#define _AICC_TUNE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim.h"
+
+/* ---- PRNG and CMA-ES (cmaes.c) ---- */
+
+struct tune_rng {
+	u64 s[4];
+};
+
+void tune_rng_seed(struct tune_rng *r, u64 seed);
+u64 tune_rng_next(struct tune_rng *r);
+double tune_rng_unit(struct tune_rng *r);	/* [0, 1) */
+double tune_rng_normal(struct tune_rng *r);	/* N(0, 1) */
+
+#define CMA_MAX_D	32
+#define CMA_MAX_LAMBDA	256
+
+struct cmaes {
+	int d, lambda, mu, gen;
+	double w[CMA_MAX_LAMBDA];	/* recombination weights, sum 1 */
+	double mueff, cc, cs, c1, cmu, damps, chin;
+	double sigma;
+	double m[CMA_MAX_D];
+	double pc[CMA_MAX_D], ps[CMA_MAX_D];
+	double C[CMA_MAX_D][CMA_MAX_D];
+	double B[CMA_MAX_D][CMA_MAX_D];	/* eigenvectors of C (columns) */
+	double D[CMA_MAX_D];		/* sqrt of eigenvalues */
+	double y[CMA_MAX_LAMBDA][CMA_MAX_D];	/* B D z of each sample */
+	double x[CMA_MAX_LAMBDA][CMA_MAX_D];	/* the population */
+	double best_x[CMA_MAX_D];
+	double best_f;
+	long evals;
+	struct tune_rng rng;
+};
+
+/* lambda <= 0: the default 4 + 3 ln d.  Returns -1 on bad arguments. */
+int cmaes_init(struct cmaes *es, int d, const double *x0, double sigma0,
+	       int lambda, u64 seed);
+void cmaes_ask(struct cmaes *es);			/* fills es->x */
+void cmaes_tell(struct cmaes *es, const double *f);	/* f[lambda] */
+double cmaes_cond(const struct cmaes *es);	/* axis ratio max D / min D */
+
+/* Jacobi eigensolver for a symmetric n x n matrix (in CMA_MAX_D arrays). */
+void tune_eigen(int n, double a[CMA_MAX_D][CMA_MAX_D],
+		double vec[CMA_MAX_D][CMA_MAX_D], double *val);
+
+/* ---- search space (space.c) ---- */
+
+struct tune_dim {
+	int knob;		/* enum aicc_knob_id */
+	double lo, hi;		/* search range, knob units, inside min..max */
+	bool log;		/* log scale (range spans decades) */
+};
+
+struct tune_space {
+	int profile;
+	int d;
+	struct tune_dim dim[AICC_NR_KNOBS];
+	u32 base[AICC_NR_KNOBS];	/* values of the knobs not searched */
+};
+
+/* The searched knobs; every other knob stays at base[] (the defaults). */
+extern const struct tune_dim tune_dims[];
+extern const int tune_nr_dims;
+
+void space_init(struct tune_space *sp, int profile, const u32 *base);
+double space_to_unit(const struct tune_dim *dm, u32 v);
+u32 space_from_unit(const struct tune_dim *dm, double u);
+/* x (may lie outside [0,1]) -> all knobs; returns the squared distance
+ * by which x lay outside the box. */
+double space_to_knobs(const struct tune_space *sp, const double *x,
+		      u32 knobs[AICC_NR_KNOBS]);
+void space_from_knobs(const struct tune_space *sp,
+		      const u32 knobs[AICC_NR_KNOBS], double *x);
+void space_repair(u32 knobs[AICC_NR_KNOBS]);
+/* 0 if every knob is in its aicc_knob_desc[] range and the ordered pairs
+ * the aicc tool checks hold; else -1 with the reason in why. */
+int knobs_valid(const u32 knobs[AICC_NR_KNOBS], char *why, size_t len);
+
+/* ---- objective (objective.c) ---- */
+
+enum tune_kind {
+	TK_INCAST, TK_ALLTOALL, TK_ALLREDUCE, TK_STAGGER, TK_RPC, TK_LONG,
+	TK_PIPELINE, TK_NR
+};
+
+extern const char *const tune_kind_name[TK_NR];
+
+struct tune_fabric {
+	double rate_gbit, rtt_us;
+	u32 hops, buffer_kb, ecn_kb, fan_in;
+	u32 min_rto_us;
+};
+
+struct tune_mix {
+	double weight[TK_NR];	/* multiplier per scenario kind, default 1 */
+	u32 msg_kb, gap_us, rpc_load, bulk_flows, hosts;
+	double time_scale;	/* simulated time multiplier */
+};
+
+/* Terms of the objective, all dimensionless, lower is better. */
+enum tune_term { TT_SHORT, TT_QUEUE, TT_SLOW, TT_UNFAIR, TT_LOSS, TT_NR };
+extern const char *const tune_term_name[TT_NR];
+
+#define TUNE_MAX_CASES	32
+
+struct tune_case {
+	char name[64];
+	int kind;
+	double weight;
+	struct sim_config cfg;
+};
+
+struct tune_set {
+	int profile;
+	double term_w[TT_NR];
+	int n;
+	struct tune_case c[TUNE_MAX_CASES];
+};
+
+struct tune_eval {
+	double obj;			/* weighted mean over the cases */
+	double cobj[TUNE_MAX_CASES];	/* per case */
+	double term[TUNE_MAX_CASES][TT_NR];
+	double util[TUNE_MAX_CASES], q99_rtt[TUNE_MAX_CASES];
+	double slow[TUNE_MAX_CASES], jain[TUNE_MAX_CASES];
+	u64 drops[TUNE_MAX_CASES], rtos[TUNE_MAX_CASES];
+	long sim_events;
+	int errors;
+	char err[200];
+};
+
+void fabric_defaults(struct tune_fabric *fb);
+void mix_defaults(struct tune_mix *mx);
+int mix_load(struct tune_mix *mx, const char *file, char *why, size_t len);
+int fabric_check(const struct tune_fabric *fb, char *why, size_t len);
+
+/* held_out: the set the optimiser never sees; quick: smaller and shorter */
+void build_set(struct tune_set *set, int profile,
+	       const struct tune_fabric *fb, const struct tune_mix *mx,
+	       bool held_out, bool quick);
+/* cc: SIM_CC_*; knobs: this profile's values (NULL: defaults). */
+int evaluate(const struct tune_set *set, int cc, const u32 *knobs,
+	     struct tune_eval *ev);
+double case_objective(const struct tune_set *set, int i,
+		      const struct sim_result *r, double *term);
+
+/* ---- output (output.c) ---- */
+
+int write_profile(const char *file, int profile,
+		  const u32 knobs[AICC_NR_KNOBS], const char *header,
+		  char *why, size_t len);
+/* Reads a profile file; knobs[p][k] set where have[p][k]. */
+int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
+		 bool have[AICC_NR_PROFILES][AICC_NR_KNOBS], char *why,
+		 size_t len);
+int write_defaults_h(const char *file,
+		     const u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
+		     const char *source, char *why, size_t len);
+void print_table(FILE *f, const struct tune_set *set,
+		 const struct tune_eval *ev, const char *const *label, int n);
+
+#endif /* _AICC_TUNE_H */
