@@ -44,7 +44,7 @@ check-tune: $(BUILD)/aicc-tune-test $(BUILD)/aicc-tune $(BUILD)/aicc \
 # The recorded run.  Budget per profile: TUNE_GENS generations of
 # TUNE_LAMBDA candidates on the default fabric (100 Gbit/s, 10 us, star,
 # 1 MB buffers, ECN at 100 KB, fan-in 32), seed 1.
-TUNE_GENS ?= 30
+TUNE_GENS ?= 60
 TUNE_LAMBDA ?= 12
 TUNE_SEED ?= 1
 TUNE_PROFILES := aicc aicc_lat aicc_bulk

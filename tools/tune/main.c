@@ -363,10 +363,12 @@ int main(int argc, char **argv)
 			evaluate(train, SIM_CC_AICC, kn, &ev[2]);
 			f[i] = ev[2].obj + pen;
 			mean += f[i] / es->lambda;
-			if (f[i] < gbest)
-				gbest = f[i];
-			if (pen == 0 && f[i] < best_f) {
-				best_f = f[i];
+			if (ev[2].obj < gbest)
+				gbest = ev[2].obj;
+			/* clipped knobs are valid: the penalty only steers
+			 * the search back into the box */
+			if (ev[2].obj < best_f) {
+				best_f = ev[2].obj;
 				memcpy(best, kn, sizeof(best));
 			}
 		}

@@ -309,8 +309,8 @@ static double tiny_tune(const struct tune_set *set, u64 seed,
 
 			evaluate(set, SIM_CC_AICC, kn, &ev);
 			f[i] = ev.obj + pen;
-			if (pen == 0 && f[i] < bf) {
-				bf = f[i];
+			if (ev.obj < bf) {
+				bf = ev.obj;
 				memcpy(best, kn, sizeof(kn));
 			}
 		}
