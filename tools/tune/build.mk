@@ -50,7 +50,7 @@ TUNE_SEED ?= 1
 TUNE_PROFILES := aicc aicc_lat aicc_bulk
 ifeq ($(QUICK),1)
 TUNE_OUT := $(BUILD)/tune-quick
-TUNE_ARGS := --quick --generations 3 --lambda 6 --seed $(TUNE_SEED) \
+TUNE_ARGS := --quick --generations 6 --lambda 8 --seed $(TUNE_SEED) \
 	     --no-baselines
 TUNE_SRC_TEXT := aicc-tune smoke run (make tune QUICK=1)
 else
@@ -60,11 +60,18 @@ TUNE_ARGS := --generations $(TUNE_GENS) --lambda $(TUNE_LAMBDA) \
 TUNE_SRC_TEXT := aicc-tune: make tune, $(TUNE_GENS) generations x $(TUNE_LAMBDA), seed $(TUNE_SEED)
 endif
 
+# The log names the core it tuned: the last commit touching module/core,
+# and whether the working tree differs from it.
+TUNE_CORE = $(shell git log -1 --format=%h -- module/core 2>/dev/null || \
+		echo unknown)$(shell git diff --quiet HEAD -- module/core \
+		2>/dev/null || echo ' (modified)')
+
 tune: $(BUILD)/aicc-tune
 	@mkdir -p $(TUNE_OUT)
 	@set -e; for p in $(TUNE_PROFILES); do \
 		echo "  TUNE    $$p -> $(TUNE_OUT)/$$p.log"; \
 		$(BUILD)/aicc-tune --profile $$p $(TUNE_ARGS) \
+			--note "core: module/core at $(TUNE_CORE)" \
 			--log $(TUNE_OUT)/$$p.log -o $(TUNE_OUT)/$$p.conf \
 			> /dev/null; \
 	done

@@ -72,6 +72,7 @@ static void usage(void)
 	       "         --seed S (1)  --quick (smaller, shorter scenarios)\n"
 	       "start:   --start FILE (profile file; default: built-in defaults)\n"
 	       "output:  -o FILE (profile file)  --log FILE  --no-baselines\n"
+	       "         --note TEXT (a line for the log and the file)\n"
 	       "See Documentation/tuning.rst.\n");
 }
 
@@ -131,7 +132,7 @@ static int defaults_h_main(const char *outf, const char *source, int nf,
 enum {
 	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
 	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
-	O_DEFH, O_SOURCE, O_NOBASE,
+	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE,
 };
 
 static const struct option longopts[] = {
@@ -145,6 +146,7 @@ static const struct option longopts[] = {
 	{ "start", 1, NULL, O_START }, { "log", 1, NULL, O_LOG },
 	{ "defaults-h", 1, NULL, O_DEFH }, { "source", 1, NULL, O_SOURCE },
 	{ "no-baselines", 0, NULL, O_NOBASE }, { "output", 1, NULL, 'o' },
+	{ "note", 1, NULL, O_NOTE },
 	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 };
 
@@ -178,7 +180,7 @@ int main(int argc, char **argv)
 	struct tune_space sp;
 	struct cmaes *es;
 	const char *outf = NULL, *logfile = NULL, *work = NULL, *start = NULL;
-	const char *defh = NULL, *source = "tuned (make tune)";
+	const char *defh = NULL, *source = "tuned (make tune)", *note = NULL;
 	int profile = -1, gens = 30, lambda = 12, opt, g, i;
 	double sigma = 0.2, t0, f_def, best_f;
 	u64 seed = 1;
@@ -258,6 +260,11 @@ int main(int argc, char **argv)
 		case O_NOBASE:
 			baselines = false;
 			break;
+		case O_NOTE:
+			note = optarg;
+			if (strchr(note, '\n') || strlen(note) > 200)
+				die_usage("--note: one line, at most 200 characters");
+			break;
 		case 'o':
 			outf = optarg;
 			break;
@@ -318,6 +325,8 @@ int main(int argc, char **argv)
 
 	t0 = cpu_s();
 	out("# aicc-tune %s\n", cmdline);
+	if (note)
+		out("# %s\n", note);
 	out("# profile %s; fabric %g Gbit/s, %g us, %u hops, buffer %u KB, "
 	    "ECN %u KB, fan-in %u, min RTO %u us\n",
 	    aicc_profile_desc[profile].name, fb.rate_gbit, fb.rtt_us, fb.hops,
@@ -409,10 +418,13 @@ int main(int argc, char **argv)
 			else
 				snprintf(header, sizeof(header),
 					 "# aicc profile %s from aicc-tune %s\n"
+					 "%s%s%s"
 					 "# objective (lower is better): %s, "
 					 "held-out %.4f -> %.4f\n",
 					 aicc_profile_desc[profile].name,
-					 cmdline, why, ev[0].obj, ev[1].obj);
+					 cmdline, note ? "# " : "",
+					 note ? note : "", note ? "\n" : "",
+					 why, ev[0].obj, ev[1].obj);
 		}
 	}
 	out("\n");

@@ -243,14 +243,21 @@ void print_table(FILE *f, const struct tune_set *set,
 	for (i = 0; i < set->n; i++) {
 		fprintf(f, "  %s\n", set->c[i].name);
 		for (j = 0; j < n; j++) {
+			char jain[16];
+
 			if (isnan(ev[j].term[i][TT_QUEUE])) {
 				fprintf(f, "    %-8s  (run failed)\n", label[j]);
 				continue;
 			}
+			if (ev[j].jain[i] >= 0)
+				snprintf(jain, sizeof(jain), "%.3f",
+					 ev[j].jain[i]);
+			else
+				snprintf(jain, sizeof(jain), "-");
 			fprintf(f, "    %-8s  util %.3f  q99 %6.2f RTT  slow %.3f"
-				"  jain %.3f  drops %llu  rtos %llu\n",
+				"  jain %-5s  drops %llu  rtos %llu\n",
 				label[j], ev[j].util[i], ev[j].q99_rtt[i],
-				ev[j].slow[i], ev[j].jain[i],
+				ev[j].slow[i], jain,
 				(unsigned long long)ev[j].drops[i],
 				(unsigned long long)ev[j].rtos[i]);
 		}
