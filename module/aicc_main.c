@@ -302,6 +302,7 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		rcu_read_lock();
 		aicc_remember(sk, aicc_params_of(ca->f.profile));
 		ev = aicc_on_tx_start(&ca->f, aicc_params_of(ca->f.profile),
+				      tp->tcp_mstamp * NSEC_PER_USEC,
 				      (u64)idle_us * NSEC_PER_USEC,
 				      tp->delivered);
 		rcu_read_unlock();

@@ -62,11 +62,12 @@
  *   LOSS    one round after a retransmission timeout; the window restarts
  *           from what the path actually delivered, not from one packet.
  *   RESUME  the first round after an idle gap shorter than rate_memory_ms:
- *           the flow resumes at its converged window -- the slow average
- *           of its windows (gain 1/8 per round), not the last one, which
- *           grew as other flows of the collective finished -- paced at
- *           gain 1, so the next collective starts at the right speed.
- *           Longer gaps fall back to START.
+ *           the flow resumes at the rate it delivered over its last busy
+ *           period (times the base RTT) -- in an N-to-1 collective, its
+ *           fair share -- not at its last window, which grew as other
+ *           flows of the collective finished; paced at gain 1, so the next
+ *           collective starts at the right speed.  Longer gaps fall back to
+ *           START.
  *
  * Arithmetic is fixed point, no floating point, no allocation.  The per-ACK
  * path uses additions, multiplications and shifts only; the few quotients
@@ -80,7 +81,6 @@
 #define NSEC_PER_SEC_U32	1000000000U
 #define ALPHA_ONE		32768U		/* alpha is Q15 */
 #define AICC_SUBPKT_AI_MAX	16	/* sub-packet AI boost, at most */
-#define AICC_AVG_SHIFT		3	/* avg_cwnd gain 1/8 per round */
 
 /* ------------------------------------------------------------------ */
 /* Fixed-point helpers                                                  */
@@ -345,7 +345,6 @@ static u32 compute_target(const struct aicc_flow *f,
 static void new_round(struct aicc_flow *f, const struct aicc_sample *s)
 {
 	f->round_end = s->delivered;
-	f->round_del0 = s->delivered;
 	f->round_ce0 = s->delivered_ce;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
 }
@@ -367,6 +366,7 @@ unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
 	f->cwnd = (u64)(init_cwnd ? init_cwnd : 10) << 16;
 	f->mode = AICC_MODE_START;
 	f->alpha = 0;
+	f->busy_start = (u32)(now_ns >> 10);
 
 	if (mem && mem->rate && mem->base_rtt) {
 		u64 bytes = bytes_in(mem->rate, mem->base_rtt);
@@ -419,24 +419,30 @@ static u64 increase(const struct aicc_flow *f, const struct aicc_params *p)
 	return inc;
 }
 
-/* Slow average of the window: what the flow converged to. */
-static void update_avg(struct aicc_flow *f)
+/*
+ * Fast start overshot: the queue it built holds about what the last round
+ * delivered beyond one base RTT's worth.  Leave with the window the path
+ * carries without a queue, last_del * base / RTT of the round, so the
+ * queue drains now rather than over several cut-and-hold rounds.
+ */
+static void start_exit(struct aicc_flow *f)
 {
-	u64 w = min_u64(f->cwnd >> 8, 0xffffffffULL);	/* Q8 packets */
+	f->mode = AICC_MODE_TRACK;
+	if (f->last_del && f->round_rtt > f->base_rtt) {
+		u64 w = aicc_mul_shr((u64)f->last_del << 16,
+				     aicc_udiv64((u64)f->base_rtt << 32,
+						 f->round_rtt), 32);
 
-	if (!f->avg_cwnd)
-		f->avg_cwnd = (u32)w;
-	else if (w > f->avg_cwnd)
-		f->avg_cwnd += (u32)((w - f->avg_cwnd) >> AICC_AVG_SHIFT);
-	else
-		f->avg_cwnd -= (u32)((f->avg_cwnd - w) >> AICC_AVG_SHIFT);
+		if (w < f->cwnd)
+			f->cwnd = w;
+	}
 }
 
 /* Once per round: signals, target, and the window decision. */
 static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 			      const struct aicc_sample *s)
 {
-	u32 del = s->delivered - f->round_del0;
+	u32 del = s->delivered - f->round_end;
 	u32 ce = s->delivered_ce - f->round_ce0;
 	bool held = f->flags & AICC_F_CUT;
 	unsigned int ev = AICC_EV_ROUND;
@@ -511,7 +517,6 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 			f->cwnd += increase(f, p);
 			ev |= AICC_EV_INCREASE;
 		}
-		update_avg(f);
 		break;
 	default:
 		break;
@@ -581,15 +586,11 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		/* grow only while the window, not the application, limits */
 		if (!s->app_limited)
 			f->cwnd += (u64)s->acked << 16;
-		u64 rtt = f->round_rtt;
-
-		if (f->flags & AICC_F_HAVE_PREV)
-			rtt = min_u64(rtt, f->prev_rtt);
 		if (ce_seen ||
 		    ((f->flags & AICC_F_HAVE_RTT) &&
-		     rtt - min_u64(rtt, f->base_rtt) >
+		     f->round_rtt - min_u64(f->round_rtt, f->base_rtt) >
 		     aicc_mul_shr(f->target, p->start_exit_q16, 16))) {
-			f->mode = AICC_MODE_TRACK;
+			start_exit(f);
 			ev |= AICC_EV_START_EXIT;
 		}
 	}
@@ -611,14 +612,34 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 	f->flags |= AICC_F_CUT;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
 	f->round_end = delivered;
-	f->round_del0 = delivered;
 	update_rate(f, p);
 	return AICC_EV_RTO;
 }
 
+/*
+ * The window to resume with after idle: the rate the flow actually
+ * delivered over its last busy period (one collective's burst), times the
+ * base RTT.  In an N-to-1 burst that is the fair share C/N, whatever the
+ * window was when the flow's own part ended -- windows of flows that finish
+ * last grow as the others leave.  Never more than the current window.
+ */
+static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
+{
+	u32 dur = (u32)(busy_end_ns >> 10) - f->busy_start;	/* ~us */
+	u32 del = delivered - f->busy_del0;
+	u64 w;
+
+	if (!del || (u64)dur << 10 < f->base_rtt)
+		return;
+	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, f->base_rtt >> 10, 0),
+			dur);
+	if (w < f->cwnd)
+		f->cwnd = w;
+}
+
 unsigned int aicc_on_tx_start(struct aicc_flow *f,
-			      const struct aicc_params *p, u64 idle_ns,
-			      u32 delivered)
+			      const struct aicc_params *p, u64 now_ns,
+			      u64 idle_ns, u32 delivered)
 {
 	unsigned int ev;
 
@@ -630,12 +651,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	    (idle_ns >> 20) <= p->mem_life_ns_hi) {
 		if (f->mode == AICC_MODE_START)
 			return 0;
-		/*
-		 * Windows of flows that finished their burst last grew as the
-		 * others left; resume at the converged window, not that one.
-		 */
-		if (f->avg_cwnd && f->cwnd > (u64)f->avg_cwnd << 8)
-			f->cwnd = (u64)f->avg_cwnd << 8;
+		resume_window(f, now_ns - idle_ns, delivered);
 		f->mode = AICC_MODE_RESUME;
 		ev = AICC_EV_IDLE_RESUME;
 	} else {
@@ -644,9 +660,10 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 		f->mode = AICC_MODE_START;
 		ev = AICC_EV_IDLE_RESET;
 	}
+	f->busy_start = (u32)(now_ns >> 10);
+	f->busy_del0 = delivered;
 	/* The round restarts with the first packet sent after the gap. */
 	f->round_end = delivered;
-	f->round_del0 = delivered;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_CUT |
 		      AICC_F_DELAYED);
 	update_rate(f, p);

@@ -81,14 +81,14 @@ struct aicc_flow {
 	u32 base_rtt;		/* windowed minimum RTT, ns */
 	u32 base_stamp;		/* when base_rtt was set, 2^20 ns units */
 	u32 round_end;		/* round ends once prior_delivered reaches it */
-	u32 round_del0;		/* delivered at round start */
 	u32 round_ce0;		/* delivered_ce at round start */
 	u32 round_rtt;		/* smallest RTT sample this round, ns */
 	u32 prev_rtt;		/* smallest RTT sample of the previous round */
 	u32 last_del;		/* packets delivered in the last full round */
 	u32 target;		/* current queueing-delay target, ns */
 	u32 qdelay;		/* queueing delay of the last round, ns */
-	u32 avg_cwnd;		/* slow average of the window, Q8 packets */
+	u32 busy_start;		/* start of the busy period, 2^10 ns units */
+	u32 busy_del0;		/* 'delivered' when it started */
 	u16 mss;
 	u16 alpha;		/* CE fraction EWMA, Q15 */
 	u8 mode;		/* enum aicc_mode */
@@ -140,8 +140,8 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 			 u32 delivered);
 unsigned int aicc_on_tx_start(struct aicc_flow *f,
-			      const struct aicc_params *p, u64 idle_ns,
-			      u32 delivered);
+			      const struct aicc_params *p, u64 now_ns,
+			      u64 idle_ns, u32 delivered);
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
 			  u32 base_ns);

@@ -374,7 +374,8 @@ static void aicc_sim_rto(struct sim *s, struct flow *f)
 static void aicc_sim_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
 {
 	aicc_count(s, aicc_on_tx_start(&f->cc.aicc, &s->params[f->profile],
-				       idle_ns, f->delivered));
+				       s->now / PS_PER_NS, idle_ns,
+				       f->delivered));
 	aicc_out(s, f);
 }
 
