@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Packaging: DKMS, module signing, Debian packages.  Included by the
+# top-level Makefile.
+#
+#   make dkms-install   copy the module sources to /usr/src/tcp-aicc-<ver>/,
+#                       dkms add, build and install for DKMS_KERNELS
+#                       (default: the running kernel, KVER); root
+#   make dkms-remove    dkms remove --all and delete the DKMS source tree
+#   make dkms-src DKMS_SRCDIR=DIR
+#                       only copy what DKMS builds from (Kbuild, module/,
+#                       uapi/, dkms.conf) to DIR (used by debian/rules)
+#   make sign           sign tcp_aicc.ko (built by `make module` for KDIR)
+#                       with the DKMS MOK key, for Secure Boot
+#   make deb            build the Debian packages from the committed tree
+#                       (git archive HEAD) into $(BUILD)/pkg/
+#   make check-pkg      selftests/pkg/test_pkg.sh: build, inspect, install
+#                       and remove the packages (root; part of check-unit)
+
+AICC_PKG_VERSION := $(shell sed -n 's/^.define[[:space:]]*AICC_VERSION[[:space:]]*"\(.*\)"/\1/p' uapi/aicc.h)
+DKMS_NAME	:= tcp-aicc
+DKMS_KERNELS	?= $(KVER)
+DKMS_SRCDIR	?= /usr/src/$(DKMS_NAME)-$(AICC_PKG_VERSION)
+
+# Signing: the key pair DKMS generates (and that users enrol with
+# `mokutil --import /var/lib/dkms/mok.pub`), the hash the kernel uses,
+# the kernel's own sign-file from its headers.
+SIGN_KEY	?= /var/lib/dkms/mok.key
+SIGN_CERT	?= /var/lib/dkms/mok.pub
+SIGN_HASH	?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' \
+			$(KDIR)/.config 2>/dev/null),sha256)
+SIGN_FILE	?= $(KDIR)/scripts/sign-file
+SIGN_MODULE	?= $(CURDIR)/tcp_aicc.ko
+
+CHECK_UNIT += check-pkg
+
+.PHONY: dkms-src dkms-install dkms-remove sign deb check-pkg
+
+dkms-src:
+	@v=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf); \
+	if [ "$$v" != "$(AICC_PKG_VERSION)" ]; then \
+		echo "dkms.conf: PACKAGE_VERSION '$$v' differs from AICC_VERSION '$(AICC_PKG_VERSION)' (uapi/aicc.h)" >&2; \
+		exit 1; fi
+	install -d $(DKMS_SRCDIR)/module/core $(DKMS_SRCDIR)/uapi
+	install -m 0644 Kbuild dkms.conf $(DKMS_SRCDIR)/
+	install -m 0644 $(wildcard module/*.c module/*.h) $(DKMS_SRCDIR)/module/
+	install -m 0644 $(wildcard module/core/*.c module/core/*.h) \
+		$(DKMS_SRCDIR)/module/core/
+	install -m 0644 uapi/aicc.h $(DKMS_SRCDIR)/uapi/
+
+# Refuse to touch a tree that belongs to the Debian package.
+aicc_pkg_owned = dpkg-query -W -f='$${db:Status-Abbrev}' $(DKMS_NAME)-dkms \
+	2>/dev/null | grep -q '^.i'
+
+dkms-install:
+	@[ "$$(id -u)" -eq 0 ] || { echo "dkms-install: must run as root" >&2; exit 1; }
+	@command -v dkms > /dev/null || { echo "dkms-install: dkms not installed (apt-get install dkms)" >&2; exit 1; }
+	@if $(aicc_pkg_owned); then \
+		echo "dkms-install: the $(DKMS_NAME)-dkms package is installed; remove it first" >&2; \
+		exit 1; fi
+	@if [ -n "$$(dkms status -m $(DKMS_NAME) -v $(AICC_PKG_VERSION))" ]; then \
+		dkms remove -m $(DKMS_NAME) -v $(AICC_PKG_VERSION) --all; fi
+	rm -rf $(DKMS_SRCDIR)
+	$(MAKE) --no-print-directory dkms-src DKMS_SRCDIR=$(DKMS_SRCDIR)
+	dkms add -m $(DKMS_NAME) -v $(AICC_PKG_VERSION)
+	@set -e; for k in $(DKMS_KERNELS); do \
+		echo "dkms install -m $(DKMS_NAME) -v $(AICC_PKG_VERSION) -k $$k"; \
+		dkms install -m $(DKMS_NAME) -v $(AICC_PKG_VERSION) -k $$k; \
+	done
+
+dkms-remove:
+	@[ "$$(id -u)" -eq 0 ] || { echo "dkms-remove: must run as root" >&2; exit 1; }
+	@if $(aicc_pkg_owned); then \
+		echo "dkms-remove: installed by the $(DKMS_NAME)-dkms package; use 'apt-get remove $(DKMS_NAME)-dkms'" >&2; \
+		exit 1; fi
+	@if command -v dkms > /dev/null && \
+	    [ -n "$$(dkms status -m $(DKMS_NAME) -v $(AICC_PKG_VERSION))" ]; then \
+		echo "dkms remove -m $(DKMS_NAME) -v $(AICC_PKG_VERSION) --all"; \
+		dkms remove -m $(DKMS_NAME) -v $(AICC_PKG_VERSION) --all; fi
+	rm -rf $(DKMS_SRCDIR)
+
+sign: module
+	@[ -x "$(SIGN_FILE)" ] || { echo "sign: no $(SIGN_FILE) (kernel headers of KDIR=$(KDIR))" >&2; exit 1; }
+	@[ -r "$(SIGN_KEY)" ] || { echo "sign: cannot read the key $(SIGN_KEY) (set SIGN_KEY=, SIGN_CERT=; see Documentation/admin-guide.rst)" >&2; exit 1; }
+	@[ -r "$(SIGN_CERT)" ] || { echo "sign: cannot read the certificate $(SIGN_CERT) (set SIGN_CERT=)" >&2; exit 1; }
+	@[ -f "$(SIGN_MODULE)" ] || { echo "sign: no module $(SIGN_MODULE)" >&2; exit 1; }
+	$(SIGN_FILE) $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) $(SIGN_MODULE)
+	@modinfo -F signer $(SIGN_MODULE) | sed 's/^/  signer: /'
+
+# Release-style packages from the last commit (a clean tree).
+deb:
+	@command -v dpkg-buildpackage > /dev/null || { echo "deb: dpkg-buildpackage not installed (apt-get install dpkg-dev debhelper dh-dkms)" >&2; exit 1; }
+	rm -rf $(BUILD)/pkg && mkdir -p $(BUILD)/pkg/src
+	git archive --format=tar HEAD | tar -x -C $(BUILD)/pkg/src
+	cd $(BUILD)/pkg/src && dpkg-buildpackage -us -uc -b
+	@ls -1 $(BUILD)/pkg/*.deb
+
+# A skip (exit 4: not root, tools missing) is not a failure of check-unit.
+check-pkg: $(BUILD)/aicc-mkfake
+	@AICC_MKFAKE=$(BUILD)/aicc-mkfake bash selftests/pkg/test_pkg.sh; \
+	rc=$$?; if [ $$rc -eq 4 ]; then \
+		echo "ok 1 selftests/pkg/test_pkg.sh # SKIP"; rc=0; fi; \
+	exit $$rc
