@@ -79,11 +79,11 @@ dkms-remove:
 		dkms remove -m $(DKMS_NAME) -v $(AICC_PKG_VERSION) --all; fi
 	rm -rf $(DKMS_SRCDIR)
 
-sign: module
+sign:
 	@[ -x "$(SIGN_FILE)" ] || { echo "sign: no $(SIGN_FILE) (kernel headers of KDIR=$(KDIR))" >&2; exit 1; }
 	@[ -r "$(SIGN_KEY)" ] || { echo "sign: cannot read the key $(SIGN_KEY) (set SIGN_KEY=, SIGN_CERT=; see Documentation/admin-guide.rst)" >&2; exit 1; }
 	@[ -r "$(SIGN_CERT)" ] || { echo "sign: cannot read the certificate $(SIGN_CERT) (set SIGN_CERT=)" >&2; exit 1; }
-	@[ -f "$(SIGN_MODULE)" ] || { echo "sign: no module $(SIGN_MODULE)" >&2; exit 1; }
+	@[ -f "$(SIGN_MODULE)" ] || { echo "sign: no module $(SIGN_MODULE) (run make module first)" >&2; exit 1; }
 	$(SIGN_FILE) $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) $(SIGN_MODULE)
 	@modinfo -F signer $(SIGN_MODULE) | sed 's/^/  signer: /'
 
