@@ -36,6 +36,9 @@ apt-get install "${apt_opts[@]}" \
 	iproute2 iputils-ping ethtool procps coreutils util-linux iperf3 \
 	initramfs-tools python3 gnuplot-nox linux-source-6.1
 
+# Packaging: DKMS and the Debian package build and check (make check-pkg).
+apt-get install "${apt_opts[@]}" dkms dh-dkms debhelper dpkg-dev lintian
+
 # Kernel images and headers: bookworm's 6.1 and bookworm-backports' 6.12.
 apt-get install "${apt_opts[@]}" linux-image-amd64 linux-headers-amd64
 apt-get install "${apt_opts[@]}" -t bookworm-backports \
