@@ -73,6 +73,7 @@ static void usage(void)
 	       "start:   --start FILE (profile file; default: built-in defaults)\n"
 	       "output:  -o FILE (profile file)  --log FILE  --no-baselines\n"
 	       "         --note TEXT (a line for the log and the file)\n"
+	       "compare: --eval FILE (no search: FILE's knobs as 'tuned')\n"
 	       "See Documentation/tuning.rst.\n");
 }
 
@@ -129,10 +130,29 @@ static int defaults_h_main(const char *outf, const char *source, int nf,
 	return 0;
 }
 
+/* One profile's knobs from a profile file (others' lines are checked too). */
+static void load_knobs(const char *file, int profile, u32 *out)
+{
+	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	char why[300];
+	int i;
+
+	memset(have, 0, sizeof(have));
+	for (i = 0; i < AICC_NR_PROFILES; i++)
+		aicc_params_defaults(kn[i], i);
+	if (read_profile(file, kn, have, why, sizeof(why)))
+		die("%s", why);
+	memcpy(out, kn[profile], sizeof(kn[profile]));
+	space_repair(out);
+	if (knobs_valid(out, why, sizeof(why)))
+		die("%s: %s", file, why);
+}
+
 enum {
 	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
 	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
-	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE,
+	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL,
 };
 
 static const struct option longopts[] = {
@@ -146,7 +166,7 @@ static const struct option longopts[] = {
 	{ "start", 1, NULL, O_START }, { "log", 1, NULL, O_LOG },
 	{ "defaults-h", 1, NULL, O_DEFH }, { "source", 1, NULL, O_SOURCE },
 	{ "no-baselines", 0, NULL, O_NOBASE }, { "output", 1, NULL, 'o' },
-	{ "note", 1, NULL, O_NOTE },
+	{ "note", 1, NULL, O_NOTE }, { "eval", 1, NULL, O_EVAL },
 	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 };
 
@@ -181,6 +201,7 @@ int main(int argc, char **argv)
 	struct cmaes *es;
 	const char *outf = NULL, *logfile = NULL, *work = NULL, *start = NULL;
 	const char *defh = NULL, *source = "tuned (make tune)", *note = NULL;
+	const char *evalf = NULL;
 	int profile = -1, gens = 30, lambda = 12, opt, g, i;
 	double sigma = 0.2, t0, f_def, best_f;
 	u64 seed = 1;
@@ -260,6 +281,9 @@ int main(int argc, char **argv)
 		case O_NOBASE:
 			baselines = false;
 			break;
+		case O_EVAL:
+			evalf = optarg;
+			break;
 		case O_NOTE:
 			note = optarg;
 			if (strchr(note, '\n') || strlen(note) > 200)
@@ -290,19 +314,11 @@ int main(int argc, char **argv)
 		die("%s", why);
 
 	aicc_params_defaults(def, profile);
-	if (start) {
-		u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
-		bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
-
-		memset(have, 0, sizeof(have));
-		for (i = 0; i < AICC_NR_PROFILES; i++)
-			aicc_params_defaults(kn[i], i);
-		if (read_profile(start, kn, have, why, sizeof(why)))
-			die("%s", why);
-		memcpy(def, kn[profile], sizeof(def));
-		space_repair(def);
-		if (knobs_valid(def, why, sizeof(why)))
-			die("%s: %s", start, why);
+	if (start)
+		load_knobs(start, profile, def);
+	if (evalf) {
+		load_knobs(evalf, profile, best);
+		gens = 0;
 	}
 
 	train = calloc(1, sizeof(*train));
@@ -359,7 +375,8 @@ int main(int argc, char **argv)
 	space_from_knobs(&sp, def, x0);
 	if (cmaes_init(es, sp.d, x0, sigma, lambda, seed))
 		die("bad CMA-ES parameters");
-	memcpy(best, def, sizeof(best));
+	if (!evalf)
+		memcpy(best, def, sizeof(best));
 	best_f = f_def;
 	for (g = 0; g < gens; g++) {
 		double mean = 0, gbest = INFINITY;

@@ -37,9 +37,9 @@ const char *const tune_term_name[TT_NR] = {
 
 /* Term weights per profile: short, queue, slow, unfair, loss. */
 static const double profile_term_w[AICC_NR_PROFILES][TT_NR] = {
-	[AICC_PROF_COLL] = { 1.0, 0.2, 2.0, 1.0, 5.0 },
-	[AICC_PROF_LAT] = { 0.5, 0.5, 2.0, 1.0, 5.0 },
-	[AICC_PROF_BULK] = { 1.0, 0.2, 1.5, 1.0, 5.0 },
+	[AICC_PROF_COLL] = { 2.0, 0.2, 2.0, 1.0, 5.0 },
+	[AICC_PROF_LAT] = { 1.5, 0.5, 2.0, 1.0, 5.0 },
+	[AICC_PROF_BULK] = { 2.0, 0.2, 1.5, 1.0, 5.0 },
 };
 
 /* A failed run counts as this (far worse than any real run). */
@@ -327,9 +327,16 @@ static void add(struct builder *b, int kind, double w, double rs, double ts,
 	t *= mx->time_scale * (b->quick ? 0.5 : 1);
 	c->time_ms = fmax(0.5, t);
 
-	snprintf(tc->name, sizeof(tc->name), "%s-%u%s%s %gG/%gus", tune_kind_name[kind],
-		 flows, prof >= 0 ? "/" : "",
-		 prof >= 0 ? aicc_profile_desc[prof].name : "", rate, rtt);
+	if (kind == TK_RPC)
+		snprintf(tc->name, sizeof(tc->name), "rpc-%u+%ub@%u%%/%s %gG/%gus",
+			 flows, bulk, rpc_load,
+			 prof >= 0 ? aicc_profile_desc[prof].name : "mixed",
+			 rate, rtt);
+	else
+		snprintf(tc->name, sizeof(tc->name), "%s-%u/%s %gG/%gus",
+			 tune_kind_name[kind], flows,
+			 prof >= 0 ? aicc_profile_desc[prof].name : "mixed",
+			 rate, rtt);
 }
 
 void build_set(struct tune_set *set, int profile,
@@ -446,11 +453,14 @@ double case_objective(const struct tune_set *set, int i,
 				0.5 * log_ratio(r->cct_p99_us, r->cct_ideal_us);
 		break;
 	case TK_RPC:
-		/* RPC size classes below 1 MB; bulk flows never complete */
+		/* RPC size classes below 1 MB; bulk flows never complete.
+		 * A class holds tens of RPCs, so p99 is nearly the maximum:
+		 * the median steadies it. */
 		for (k = 0, n = 0; k < SIM_NR_FCT - 1; k++) {
 			if (r->fct[k].count < 3)
 				continue;
-			t[TT_SLOW] += log_ratio(r->fct[k].sd_p99, 1);
+			t[TT_SLOW] += 0.5 * log_ratio(r->fct[k].sd_p50, 1) +
+				0.5 * log_ratio(r->fct[k].sd_p99, 1);
 			n++;
 		}
 		t[TT_SLOW] = n ? t[TT_SLOW] / n : SLOW_NONE;
