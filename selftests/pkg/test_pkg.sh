@@ -29,7 +29,8 @@
 # DKMS registration that this test did not install are never touched (the
 # test skips instead).  Exit 4 (skip) when not root, inside the VM, or
 # when dpkg-buildpackage, debhelper, dh-dkms or dkms are missing.
-# Environment: AICC_PKG_VM=0 (no VM boots), AICC_PKG_UNTRACKED=1 (also
+# Environment: AICC_PKG_VM=0 (no VM boots), AICC_MKFAKE (default
+# build/aicc-mkfake, for the example profile check), AICC_PKG_UNTRACKED=1 (also
 # copy untracked, not ignored files: for testing uncommitted packaging).
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -246,7 +247,8 @@ v=$(/usr/sbin/aicc -V 2>&1)
 result "/usr/sbin/aicc -V reports $ver" $? "aicc -V: '$v'"
 
 # The shipped example profile is valid for the installed tool.
-if [ -x "${AICC_MKFAKE:-}" ]; then
+AICC_MKFAKE=${AICC_MKFAKE:-$top/build/aicc-mkfake}
+if [ -x "$AICC_MKFAKE" ]; then
 	fake=$work/fake-sysfs
 	rm -rf "$fake"
 	out=$("$AICC_MKFAKE" "$fake" 2>&1 &&
