@@ -10,7 +10,8 @@
 # Each test's output goes to the console and to
 # $AICC_OUT/results/<group>/<test>.ktap, its exit status to <test>.rc and
 # its run time in seconds to <test>.time; run-all.sh counts the results from
-# there.  AICC_TESTS="net/ module/test_x" runs only the tests whose
+# there.  After each test, leftover network namespaces are deleted and
+# tcp_aicc is unloaded (with a warning), so every test starts clean.  AICC_TESTS="net/ module/test_x" runs only the tests whose
 # <group>/<name> contains one of the words; AICC_TEST_TIMEOUT (seconds,
 # default 600) bounds each test.  Prints its own KTAP summary, one line per
 # test, and exits 1 if any test failed.
@@ -65,8 +66,22 @@ for entry in "${tests[@]}"; do
 	end=$(cut -d' ' -f1 /proc/uptime)
 	echo "$rc" > "$res/$name.rc"
 	awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f\n", b - a }' > "$res/$name.time"
-	left=$(ip netns list 2>/dev/null | wc -l)
-	[ "$left" -eq 0 ] || echo "# warning: $name left $left network namespaces"
+	# Each test starts from a clean guest: no namespaces, no aicc module.
+	left=$(ip netns list 2>/dev/null | awk '{ print $1 }')
+	if [ -n "$left" ]; then
+		echo "# warning: $name left network namespaces: $(echo $left)"
+		for ns in $left; do
+			ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+			ip netns del "$ns" 2>/dev/null
+		done
+	fi
+	if [ -d /sys/module/tcp_aicc ]; then
+		echo "# warning: $name left tcp_aicc loaded; unloading it"
+		for _ in 1 2 3 4 5; do
+			rmmod tcp_aicc 2>/dev/null && break
+			sleep 1
+		done
+	fi
 	case $rc in
 	124|137) ktap_fail "$name" "timed out after ${tmo}s" ;;
 	*) ktap_result "$name" "$rc" ;;
