@@ -17,7 +17,8 @@
 #   make check-pkg      selftests/pkg/test_pkg.sh: build, inspect, install
 #                       and remove the packages (root; part of check-unit)
 
-AICC_PKG_VERSION := $(shell sed -n 's/^.define[[:space:]]*AICC_VERSION[[:space:]]*"\(.*\)"/\1/p' uapi/aicc.h)
+AICC_PKG_VERSION := $(shell sed -n \
+	's/^.define[[:space:]]*AICC_VERSION[[:space:]]*"\(.*\)"/\1/p' uapi/aicc.h)
 DKMS_NAME	:= tcp-aicc
 DKMS_KERNELS	?= $(KVER)
 DKMS_SRCDIR	?= /usr/src/$(DKMS_NAME)-$(AICC_PKG_VERSION)
@@ -39,7 +40,8 @@ CHECK_UNIT += check-pkg
 dkms-src:
 	@v=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf); \
 	if [ "$$v" != "$(AICC_PKG_VERSION)" ]; then \
-		echo "dkms.conf: PACKAGE_VERSION '$$v' differs from AICC_VERSION '$(AICC_PKG_VERSION)' (uapi/aicc.h)" >&2; \
+		echo "dkms.conf: PACKAGE_VERSION '$$v' differs from" \
+			"AICC_VERSION '$(AICC_PKG_VERSION)' (uapi/aicc.h)" >&2; \
 		exit 1; fi
 	install -d $(DKMS_SRCDIR)/module/core $(DKMS_SRCDIR)/uapi
 	install -m 0644 Kbuild dkms.conf $(DKMS_SRCDIR)/
@@ -54,9 +56,11 @@ aicc_pkg_owned = dpkg-query -W -f='$${db:Status-Abbrev}' $(DKMS_NAME)-dkms \
 
 dkms-install:
 	@[ "$$(id -u)" -eq 0 ] || { echo "dkms-install: must run as root" >&2; exit 1; }
-	@command -v dkms > /dev/null || { echo "dkms-install: dkms not installed (apt-get install dkms)" >&2; exit 1; }
+	@command -v dkms > /dev/null || \
+		{ echo "dkms-install: dkms not installed (apt-get install dkms)" >&2; exit 1; }
 	@if $(aicc_pkg_owned); then \
-		echo "dkms-install: the $(DKMS_NAME)-dkms package is installed; remove it first" >&2; \
+		echo "dkms-install: the $(DKMS_NAME)-dkms package is installed;" \
+			"remove it first" >&2; \
 		exit 1; fi
 	@if [ -n "$$(dkms status -m $(DKMS_NAME) -v $(AICC_PKG_VERSION))" ]; then \
 		dkms remove -m $(DKMS_NAME) -v $(AICC_PKG_VERSION) --all; fi
@@ -71,7 +75,8 @@ dkms-install:
 dkms-remove:
 	@[ "$$(id -u)" -eq 0 ] || { echo "dkms-remove: must run as root" >&2; exit 1; }
 	@if $(aicc_pkg_owned); then \
-		echo "dkms-remove: installed by the $(DKMS_NAME)-dkms package; use 'apt-get remove $(DKMS_NAME)-dkms'" >&2; \
+		echo "dkms-remove: installed by the $(DKMS_NAME)-dkms package;" \
+			"use 'apt-get remove $(DKMS_NAME)-dkms'" >&2; \
 		exit 1; fi
 	@if command -v dkms > /dev/null && \
 	    [ -n "$$(dkms status -m $(DKMS_NAME) -v $(AICC_PKG_VERSION))" ]; then \
@@ -79,17 +84,24 @@ dkms-remove:
 		dkms remove -m $(DKMS_NAME) -v $(AICC_PKG_VERSION) --all; fi
 	rm -rf $(DKMS_SRCDIR)
 
+aicc_sign_die = { echo "sign: $(1)" >&2; exit 1; }
+
 sign:
-	@[ -x "$(SIGN_FILE)" ] || { echo "sign: no $(SIGN_FILE) (kernel headers of KDIR=$(KDIR))" >&2; exit 1; }
-	@[ -r "$(SIGN_KEY)" ] || { echo "sign: cannot read the key $(SIGN_KEY) (set SIGN_KEY=, SIGN_CERT=; see Documentation/admin-guide.rst)" >&2; exit 1; }
-	@[ -r "$(SIGN_CERT)" ] || { echo "sign: cannot read the certificate $(SIGN_CERT) (set SIGN_CERT=)" >&2; exit 1; }
-	@[ -f "$(SIGN_MODULE)" ] || { echo "sign: no module $(SIGN_MODULE) (run make module first)" >&2; exit 1; }
+	@[ -x "$(SIGN_FILE)" ] || \
+		$(call aicc_sign_die,no $(SIGN_FILE) (kernel headers of KDIR=$(KDIR)))
+	@[ -r "$(SIGN_KEY)" ] || \
+		$(call aicc_sign_die,cannot read the key $(SIGN_KEY) (set SIGN_KEY= and SIGN_CERT=))
+	@[ -r "$(SIGN_CERT)" ] || \
+		$(call aicc_sign_die,cannot read the certificate $(SIGN_CERT) (set SIGN_CERT=))
+	@[ -f "$(SIGN_MODULE)" ] || \
+		$(call aicc_sign_die,no module $(SIGN_MODULE) (run make module first))
 	$(SIGN_FILE) $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) $(SIGN_MODULE)
 	@modinfo -F signer $(SIGN_MODULE) | sed 's/^/  signer: /'
 
 # Release-style packages from the last commit (a clean tree).
 deb:
-	@command -v dpkg-buildpackage > /dev/null || { echo "deb: dpkg-buildpackage not installed (apt-get install dpkg-dev debhelper dh-dkms)" >&2; exit 1; }
+	@command -v dpkg-buildpackage > /dev/null || { echo "deb: dpkg-buildpackage not" \
+		"installed (apt-get install dpkg-dev debhelper dh-dkms)" >&2; exit 1; }
 	rm -rf $(BUILD)/pkg && mkdir -p $(BUILD)/pkg/src
 	git archive --format=tar HEAD | tar -x -C $(BUILD)/pkg/src
 	cd $(BUILD)/pkg/src && dpkg-buildpackage -us -uc -b
