@@ -6,7 +6,7 @@
 #   make tune            the recorded tuning of every profile: writes
 #                        tools/tune/results/<profile>.{log,conf} and
 #                        tools/tune/results/defaults.h
-#   make tune QUICK=1    a smoke run of about a minute into build/tune-quick/
+#   make tune QUICK=1    a smoke run (about 10 s of CPU) into build/tune-quick/
 #   make check-tune      unit tests (KTAP)
 
 TUNE_SRCS := tools/tune/cmaes.c tools/tune/space.c tools/tune/objective.c \
@@ -19,7 +19,7 @@ TOOLS_TARGETS += $(BUILD)/aicc-tune
 CHECK_UNIT += check-tune
 INSTALL_TARGETS += install-aicc-tune
 
-.PHONY: tune check-tune install-aicc-tune
+.PHONY: tune tune-scales check-tune install-aicc-tune
 
 $(BUILD)/aicc-tune: tools/tune/main.c $(TUNE_SRCS) $(TUNE_SIM_SRCS) \
 		$(CORE_SRCS) $(TUNE_HDRS) tools/tune/build.mk
@@ -79,6 +79,22 @@ tune: $(BUILD)/aicc-tune
 		--source "$(TUNE_SRC_TEXT)" \
 		$(foreach p,$(TUNE_PROFILES),$(TUNE_OUT)/$(p).conf)
 	@echo "  TUNE    $(TUNE_OUT)/defaults.h (review, then copy to module/core/aicc_defaults.h)"
+	@$(MAKE) -s tune-scales QUICK=$(QUICK)
+
+# The tuned files on other fabrics than the one they were tuned for (no
+# search): tuned vs defaults vs DCTCP vs Swift, into scales.log.
+TUNE_SCALES := "--rate-gbit 400 --rtt-us 5" \
+	"--rate-gbit 25 --rtt-us 20 --buffer-kb 512 --ecn-kb 32" \
+	"--hops 4 --fan-in 64"
+
+tune-scales: $(BUILD)/aicc-tune
+	@set -e; out=$(TUNE_OUT)/scales.log; : > $$out; \
+	for p in $(TUNE_PROFILES); do for a in $(TUNE_SCALES); do \
+		echo "  TUNE    $$p $$a (evaluation) >> $$out"; \
+		$(BUILD)/aicc-tune --profile $$p $$a $(if $(filter 1,$(QUICK)),--quick) \
+			--eval $(TUNE_OUT)/$$p.conf >> $$out 2>/dev/null; \
+		echo >> $$out; \
+	done; done
 
 install-aicc-tune: $(BUILD)/aicc-tune
 	install -D -m 0755 $(BUILD)/aicc-tune $(DESTDIR)$(PREFIX)/sbin/aicc-tune
