@@ -276,7 +276,8 @@ int main(int argc, char **argv)
 			source = optarg;
 			if (strchr(source, '"') || strchr(source, '\\') ||
 			    strlen(source) > 200)
-				die_usage("--source: no quotes or backslashes, at most 200 characters");
+				die_usage("--source: no quotes or backslashes, %s",
+					  "at most 200 characters");
 			break;
 		case O_NOBASE:
 			baselines = false;
@@ -391,8 +392,10 @@ int main(int argc, char **argv)
 			mean += f[i] / es->lambda;
 			if (ev[2].obj < gbest)
 				gbest = ev[2].obj;
-			/* clipped knobs are valid: the penalty only steers
-			 * the search back into the box */
+			/*
+			 * Clipped knobs are valid: the penalty only steers
+			 * the search back into the box.
+			 */
 			if (ev[2].obj < best_f) {
 				best_f = ev[2].obj;
 				memcpy(best, kn, sizeof(best));

@@ -289,8 +289,10 @@ static void add(struct builder *b, int kind, double w, double rs, double ts,
 	if (kind == TK_INCAST || kind == TK_ALLTOALL)
 		c->jitter_us = 2;
 
-	/* simulated time: about 10 iterations of a collective, else a
-	 * fixed number of RTTs, bounded to keep a run cheap */
+	/*
+	 * Simulated time: about 10 iterations of a collective, else a
+	 * fixed number of RTTs, bounded to keep a run cheap.
+	 */
 	switch (kind) {
 	case TK_INCAST:
 		iter_us = flows * msg_kb * 8.192 / rate + rtt + mx->gap_us;
@@ -453,9 +455,11 @@ double case_objective(const struct tune_set *set, int i,
 				0.5 * log_ratio(r->cct_p99_us, r->cct_ideal_us);
 		break;
 	case TK_RPC:
-		/* RPC size classes below 1 MB; bulk flows never complete.
+		/*
+		 * RPC size classes below 1 MB; bulk flows never complete.
 		 * A class holds tens of RPCs, so p99 is nearly the maximum:
-		 * the median steadies it. */
+		 * the median steadies it.
+		 */
 		for (k = 0, n = 0; k < SIM_NR_FCT - 1; k++) {
 			if (r->fct[k].count < 3)
 				continue;

@@ -203,8 +203,10 @@ static void test_roundtrip(void)
 			}
 		}
 	}
-	/* any point, in or out of the box, gives valid knobs; inside the box
-	 * the knobs map back to the same unit within one rounding step */
+	/*
+	 * Any point, in or out of the box, gives valid knobs; inside the box
+	 * the knobs map back to the same unit within one rounding step.
+	 */
 	tune_rng_seed(&r, 5);
 	for (p = 0; p < AICC_NR_PROFILES; p++) {
 		space_init(&sp, p, NULL);

@@ -83,15 +83,19 @@ extern const int tune_nr_dims;
 void space_init(struct tune_space *sp, int profile, const u32 *base);
 double space_to_unit(const struct tune_dim *dm, u32 v);
 u32 space_from_unit(const struct tune_dim *dm, double u);
-/* x (may lie outside [0,1]) -> all knobs; returns the squared distance
- * by which x lay outside the box. */
+/*
+ * x (may lie outside [0,1]) -> all knobs; returns the squared distance
+ * by which x lay outside the box.
+ */
 double space_to_knobs(const struct tune_space *sp, const double *x,
 		      u32 knobs[AICC_NR_KNOBS]);
 void space_from_knobs(const struct tune_space *sp,
 		      const u32 knobs[AICC_NR_KNOBS], double *x);
 void space_repair(u32 knobs[AICC_NR_KNOBS]);
-/* 0 if every knob is in its aicc_knob_desc[] range and the ordered pairs
- * the aicc tool checks hold; else -1 with the reason in why. */
+/*
+ * 0 if every knob is in its aicc_knob_desc[] range and the ordered pairs
+ * the aicc tool checks hold; else -1 with the reason in why.
+ */
 int knobs_valid(const u32 knobs[AICC_NR_KNOBS], char *why, size_t len);
 
 /* ---- objective (objective.c) ---- */
