@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Smoke test of tcp_aicc.ko in the running kernel (the VM rig): insmod,
+# the three names in tcp_available_congestion_control, selection by
+# setsockopt (iperf3 -C) and by route (congctl) seen by ss(8) on a live
+# connection between two network namespaces, rmmod, and autoload by name
+# (route congctl, and setsockopt through the module's aliases) from a
+# private module tree indexed by depmod.  Skips (exit 4) when build/$(uname -r)/tcp_aicc.ko is missing.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/ktap.sh"
+
+ktap_require_root
+ktap_require ip ss iperf3 insmod rmmod depmod modprobe
+rel=$(uname -r)
+ko=$top/build/$rel/tcp_aicc.ko
+[ -f "$ko" ] || ktap_skip_all "no module built for $rel ($ko)"
+if [ "${AICC_VM:-}" != 1 ]; then
+	ktap_skip_all "changes kernel.modprobe and loads modules: VM rig only"
+fi
+
+ktap_plan 7
+
+id=$$
+A=aicc-ld$id-a
+B=aicc-ld$id-b
+cleanup()
+{
+	ip netns pids "$A" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns pids "$B" 2>/dev/null | xargs -r kill 2>/dev/null
+	sleep 0.2
+	ip netns del "$A" 2>/dev/null
+	ip netns del "$B" 2>/dev/null
+	[ -n "${old_helper:-}" ] && echo "$old_helper" > /proc/sys/kernel/modprobe
+	[ -n "${mroot:-}" ] && rm -rf "$mroot"
+	rmmod tcp_aicc 2>/dev/null
+}
+trap cleanup EXIT
+
+avail=/proc/sys/net/ipv4/tcp_available_congestion_control
+has_names()
+{
+	local n
+
+	for n in aicc aicc_lat aicc_bulk; do
+		grep -qw "$n" "$avail" || return 1
+	done
+}
+
+# 1. insmod
+grep -qw aicc "$avail" && rmmod tcp_aicc 2>/dev/null
+if out=$(insmod "$ko" 2>&1); then
+	ktap_pass "insmod tcp_aicc.ko"
+else
+	ktap_fail "insmod tcp_aicc.ko" "$out"
+	ktap_finish
+fi
+
+# 2. names
+if has_names; then
+	ktap_pass "aicc, aicc_lat, aicc_bulk registered"
+else
+	ktap_fail "aicc, aicc_lat, aicc_bulk registered" "available: $(cat $avail)"
+fi
+
+# Two namespaces joined by a veth pair, an iperf3 server in B.
+ip netns add "$A" && ip netns add "$B" &&
+	ip -n "$A" link add va type veth peer name vb netns "$B" &&
+	ip -n "$A" addr add 10.99.0.1/24 dev va && ip -n "$B" addr add 10.99.0.2/24 dev vb &&
+	ip -n "$A" link set va up && ip -n "$B" link set vb up &&
+	ip -n "$A" link set lo up && ip -n "$B" link set lo up ||
+	{ ktap_fail "namespaces"; ktap_finish; }
+ip netns exec "$B" iperf3 -s -p 5401 > /dev/null 2>&1 &
+for _ in $(seq 50); do
+	ip netns exec "$B" ss -Hltn 'sport = :5401' | grep -q . && break
+	sleep 0.1
+done
+
+# cc_of_flow [IPERF3 ARGS]: the algorithm ss shows for a running flow A->B
+cc_of_flow()
+{
+	local cc
+
+	ip netns exec "$A" iperf3 -c 10.99.0.2 -p 5401 -t 3 "$@" > /dev/null 2>&1 &
+	sleep 1.5
+	# the data connection (the one with bytes in flight) decides
+	cc=$(ip netns exec "$A" ss -tni 'dport = :5401' |
+		awk '/^[[:space:]]/ && /bytes_acked:/ {
+			b = $0; sub(/.*bytes_acked:/, "", b); sub(/ .*/, "", b);
+			if (b + 0 >= max) { max = b + 0; n = $1 }
+		} END { print n }')
+	wait $! 2>/dev/null
+	echo "${cc:-none}"
+}
+
+# 3. setsockopt
+cc=$(cc_of_flow -C aicc_lat)
+ktap_expect "setsockopt(TCP_CONGESTION, aicc_lat) seen by ss" "$cc = aicc_lat" "ss shows '$cc'"
+
+# 4. per-route congctl
+ip -n "$A" route replace 10.99.0.0/24 dev va congctl aicc
+cc=$(cc_of_flow)
+ktap_expect "route congctl aicc seen by ss" "$cc = aicc" "ss shows '$cc'"
+ip -n "$A" route replace 10.99.0.0/24 dev va
+
+# 5. rmmod (no aicc sockets left)
+sleep 0.5
+if out=$(rmmod tcp_aicc 2>&1) && ! grep -qw aicc "$avail"; then
+	ktap_pass "rmmod tcp_aicc"
+else
+	ktap_fail "rmmod tcp_aicc" "${out:-names still registered}"
+fi
+
+# 6+7. autoload by name.  depmod over the whole 9p-backed /lib/modules takes
+# minutes under emulation, so the module goes into a private tree with its
+# own index and the kernel's modprobe helper is pointed at it for the test.
+mroot=$(mktemp -d /tmp/aicc-load.XXXXXX)
+mdir=$mroot/lib/modules/$rel
+old_helper=$(cat /proc/sys/kernel/modprobe)
+mkdir -p "$mdir/updates" && cp "$ko" "$mdir/updates/" &&
+	cp /lib/modules/"$rel"/modules.builtin* /lib/modules/"$rel"/modules.order "$mdir/" &&
+	depmod -b "$mroot" "$rel" ||
+	{ ktap_fail "private module tree + depmod"; ktap_finish; }
+printf '#!/bin/sh\nexec %s -d %s "$@"\n' "$(command -v modprobe)" "$mroot" > "$mroot/modprobe"
+chmod +x "$mroot/modprobe"
+echo "$mroot/modprobe" > /proc/sys/kernel/modprobe
+ip -n "$A" route replace 10.99.0.0/24 dev va congctl aicc 2>/dev/null
+if grep -qw aicc "$avail"; then
+	ktap_pass "autoload by route congctl aicc"
+else
+	ktap_fail "autoload by route congctl aicc" "modprobe tcp_aicc: $("$mroot/modprobe" -n -v tcp_aicc 2>&1)"
+fi
+ip -n "$A" route replace 10.99.0.0/24 dev va
+sleep 0.5
+rmmod tcp_aicc 2>/dev/null
+cc=$(cc_of_flow -C aicc_bulk)
+ktap_expect "autoload by setsockopt(aicc_bulk) (module alias)" "$cc = aicc_bulk" \
+	"ss shows '$cc'; aliases: $(modinfo -F alias "$ko" 2>/dev/null | tr '\n' ' ')"
+echo "$old_helper" > /proc/sys/kernel/modprobe
+rm -rf "$mroot"
+
+ktap_finish
