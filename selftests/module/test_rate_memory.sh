@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The per-peer rate memory, on a freshly loaded module: a flow's rate is
+# stored for its peer (namespace + address) and the next connection to the
+# same peer starts from it; another namespace does not share it; the
+# rate_memory switch turns lookups off; rate_memory_used counts entries.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/ktap.sh"
+
+ktap_require_root
+ktap_require ip insmod rmmod
+kver=$(uname -r)
+ko=$top/build/$kver/tcp_aicc.ko
+gen=$top/build/aiccgen
+sys=/sys/kernel/aicc
+[ -f "$ko" ] || ktap_skip_all "no module built for $kver"
+[ -x "$gen" ] || ktap_skip_all "no traffic generator ($gen)"
+
+ktap_plan 5
+ns=aicc-mem-$$
+port=5401
+srv=
+cleanup()
+{
+	[ -n "$srv" ] && kill "$srv" 2>/dev/null
+	wait 2>/dev/null
+	for n in a b c; do
+		ip netns del "$ns-$n" 2>/dev/null
+	done
+	sleep 1
+	rmmod tcp_aicc 2>/dev/null
+}
+trap cleanup EXIT
+
+rmmod tcp_aicc 2>/dev/null
+insmod "$ko" || ktap_skip_all "insmod failed"
+
+# a and c send to b; a and c are different namespaces with the same address
+ip netns add "$ns-a" && ip netns add "$ns-b" && ip netns add "$ns-c"
+ip link add va netns "$ns-a" type veth peer name vb netns "$ns-b"
+ip link add vc netns "$ns-c" type veth peer name vd netns "$ns-b"
+ip -n "$ns-a" addr add 10.98.0.1/24 dev va
+ip -n "$ns-c" addr add 10.98.1.1/24 dev vc
+ip -n "$ns-b" addr add 10.98.0.2/24 dev vb
+ip -n "$ns-b" addr add 10.98.1.2/24 dev vd
+for l in "a va" "b vb" "b vd" "c vc"; do
+	set -- $l
+	ip -n "$ns-$1" link set lo up
+	ip -n "$ns-$1" link set "$2" up
+done
+ip -n "$ns-c" route add 10.98.0.2/32 dev vc
+ip -n "$ns-b" route add 10.98.1.1/32 dev vd
+ip netns exec "$ns-b" "$gen" server -p $port > /dev/null 2>&1 &
+srv=$!
+sleep 1
+
+flow()	# NS SECONDS
+{
+	ip netns exec "$ns-$1" timeout 30 "$gen" bulk -c 10.98.0.2 -p $port \
+		-n 1 -t "$2" --cc aicc > /dev/null 2>&1
+}
+hits() { cat $sys/aicc/stats/mem_hits; }
+
+echo 1 > $sys/rate_memory
+h0=$(hits)
+flow a 2
+used=$(cat $sys/rate_memory_used)
+ktap_expect "a flow's rate is stored (rate_memory_used)" "$used -ge 1" "used $used"
+
+h1=$(hits)
+flow a 1
+h2=$(hits)
+ktap_expect "the next flow to the peer starts from it" "$h2 -gt $h1" \
+	"hits $h0 -> $h1 -> $h2"
+
+t0=$(cat $sys/aicc/stats/flows_total)
+flow c 1
+h3=$(hits)
+t1=$(cat $sys/aicc/stats/flows_total)
+ktap_expect "another namespace does not share it" "$h3 -eq $h2 -a $t1 -gt $t0" \
+	"hits $h2 -> $h3, flows $t0 -> $t1"
+
+echo 0 > $sys/rate_memory
+flow a 1
+h4=$(hits)
+echo 1 > $sys/rate_memory
+ktap_expect "rate_memory=0 turns lookups off" "$h4 -eq $h3" "hits $h3 -> $h4"
+
+echo 16 > $sys/rate_memory_entries
+used=$(cat $sys/rate_memory_used)
+echo 1024 > $sys/rate_memory_entries
+ktap_expect "resizing starts an empty cache" "$used -eq 0" "used $used"
+
+ktap_finish
