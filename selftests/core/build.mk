@@ -3,7 +3,7 @@
 # Userspace unit tests of the algorithm core (module/core), built from the
 # same sources as the kernel module.
 
-CHECK_UNIT += check-core
+CHECK_UNIT += check-core check-abi-doc
 
 $(BUILD)/test_core: selftests/core/test_core.c selftests/core/ktap.h \
 		$(CORE_SRCS) $(CORE_HDRS)
@@ -14,3 +14,7 @@ $(BUILD)/test_core: selftests/core/test_core.c selftests/core/ktap.h \
 .PHONY: check-core
 check-core: $(BUILD)/test_core
 	$(BUILD)/test_core
+
+.PHONY: check-abi-doc
+check-abi-doc:
+	bash selftests/core/test_abi_doc.sh
