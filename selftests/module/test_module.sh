@@ -121,14 +121,16 @@ expect_eq "version file" "$v" "$want"
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # 5: every knob of every profile takes its min and max and keeps them
+# (bash builtins only: forks are slow under emulation)
 bad=""
 while read -r name lo hi; do
 	for p in aicc aicc_lat aicc_bulk; do
 		f=$sys/$p/$name
-		old=$(cat "$f")
+		read -r old < "$f"
 		for val in "$lo" "$hi" "$old"; do
 			echo "$val" > "$f" 2>/dev/null || bad="$bad $p/$name=$val(w)"
-			[ "$(cat "$f")" = "$val" ] || bad="$bad $p/$name=$val(r)"
+			read -r got < "$f"
+			[ "$got" = "$val" ] || bad="$bad $p/$name=$val(r)"
 		done
 	done
 done < <(knob_table)
@@ -139,18 +141,20 @@ expect_none "good writes, every knob" "$bad"
 bad=""
 while read -r name lo hi; do
 	f=$sys/aicc/$name
-	old=$(cat "$f")
+	read -r old < "$f"
 	vals=("$((hi + 1))" abc "-1" "1.5" "99999999999999999999" "12x")
 	[ "$lo" -gt 0 ] && vals+=("$((lo - 1))")
 	for val in "${vals[@]}"; do
-		err=$( (printf '%s' "$val" > "$f") 2>&1)
-		case $err in
-		*"Invalid argument"*) ;;
-		*) bad="$bad $name='$val'(${err:-accepted})" ;;
-		esac
-		[ "$(cat "$f")" = "$old" ] || bad="$bad $name='$val'(changed)"
+		if { printf '%s' "$val" > "$f"; } 2>/dev/null; then
+			bad="$bad $name='$val'(accepted)"
+		fi
+		read -r got < "$f"
+		[ "$got" = "$old" ] || bad="$bad $name='$val'(changed)"
 	done
 done < <(knob_table)
+# the error is EINVAL, reported in words
+err=$( { echo 99999 > $sys/aicc/target; } 2>&1)
+[[ $err == *"Invalid argument"* ]] || bad="$bad target-errno:'$err'"
 expect_none "bad writes rejected, nothing changed" "$bad"
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
