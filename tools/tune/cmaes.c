@@ -3,57 +3,30 @@
  * aicc-tune: CMA-ES, (mu/mu_w, lambda) with cumulative step-size adaptation,
  * rank-one and rank-mu covariance updates, following the equations of
  * N. Hansen, "The CMA Evolution Strategy: A Tutorial" (arXiv:1604.00772),
- * with the default strategy parameters given there.  The PRNG
- * (xoshiro256** seeded by splitmix64) and the eigensolver (cyclic Jacobi)
- * are our own, so a run is a function of its seed alone.
+ * with the default strategy parameters given there.  The PRNG (the
+ * simulator's) and the eigensolver (cyclic Jacobi) are our own, so a run is
+ * a function of its seed alone.
  */
 #include <math.h>
 #include <string.h>
 
 #include "tune.h"
 
-/* ---- PRNG ---- */
-
-static u64 splitmix64(u64 *x)
-{
-	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+/* ---- PRNG: the simulator's (xoshiro256** seeded by splitmix64) ---- */
 
 void tune_rng_seed(struct tune_rng *r, u64 seed)
 {
-	int i;
-
-	for (i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static inline u64 rotl(u64 x, int k)
-{
-	return (x << k) | (x >> (64 - k));
+	rng_seed(&r->r, seed);
 }
 
 u64 tune_rng_next(struct tune_rng *r)
 {
-	u64 *s = r->s;
-	u64 out = rotl(s[1] * 5, 7) * 9;
-	u64 t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
+	return rng_next(&r->r);
 }
 
 double tune_rng_unit(struct tune_rng *r)
 {
-	return (double)(tune_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+	return rng_unit(&r->r);
 }
 
 /* Box-Muller; one value per call keeps the stream simple to reason about */

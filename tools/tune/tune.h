@@ -17,11 +17,12 @@
 #include <stdio.h>
 
 #include "sim.h"
+#include "sim_int.h"
 
 /* ---- PRNG and CMA-ES (cmaes.c) ---- */
 
 struct tune_rng {
-	u64 s[4];
+	struct sim_rng r;
 };
 
 void tune_rng_seed(struct tune_rng *r, u64 seed);
