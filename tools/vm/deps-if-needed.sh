@@ -16,7 +16,8 @@ missing()
 	local c k miss=()
 
 	for c in qemu-system-x86_64 cpio xz zstd readelf make gcc sparse ip tc \
-		 ethtool ping ss iperf3 python3 insmod depmod timeout; do
+		 ethtool ping ss iperf3 python3 insmod depmod timeout setpriv \
+		 dkms dh_dkms dpkg-buildpackage lintian; do
 		command -v "$c" > /dev/null 2>&1 || miss+=("$c")
 	done
 	{ [ -x /bin/busybox ] && ! ldd /bin/busybox > /dev/null 2>&1; } ||
