@@ -117,7 +117,7 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ $unit -eq 1 ]; then
 	echo "== unit tests (make check-unit)"
-	make -k -j"$jobs" check-unit > "$res/unit.log" 2>&1
+	make -k check-unit > "$res/unit.log" 2>&1
 	rc=$?
 	count_ktap "$res/unit.log" "$rc"
 	[ "$c_fail" -eq 0 ] || grep -E '^not ok|^# ' "$res/unit.log" | grep -B3 -A0 '^not ok' | head -n 40

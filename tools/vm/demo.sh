@@ -124,6 +124,12 @@ def load(path):
     except (OSError, ValueError):
         return None
 
+def rto_of(s):
+    for k in ("rto", "netns_rto"):
+        if s.get(k) is not None:
+            return str(s[k])
+    return "-"
+
 rows = []
 for a in algos:
     b = load("%s/bulk-%s.json" % (out, a)) or {}
@@ -143,7 +149,7 @@ for a in algos:
                  marks, drops, "-" if retr is None else str(retr),
                  "%.1f" % (s["p50_us"] / 1000.0) if "p50_us" in s else "-",
                  "%.1f" % (s["p99_us"] / 1000.0) if "p99_us" in s else "-",
-                 "-" if s.get("rto") is None else str(s["rto"])))
+                 rto_of(s)))
 
 hdr = ("algorithm", "Mbit/s", "util", "q p50 ms", "q p99 ms", "CE marks",
        "drops", "retrans", "incast p50 ms", "incast p99 ms", "RTOs")
