@@ -17,4 +17,4 @@ check-core: $(BUILD)/test_core
 
 .PHONY: check-abi-doc
 check-abi-doc:
-	bash selftests/core/test_abi_doc.sh
+	bash selftests/core/check_abi_doc.sh

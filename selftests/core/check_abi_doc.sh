@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Every sysfs file the module creates has its Documentation/ABI entry:
+# Every sysfs file the module creates has its Documentation/ABI entry
+# (a host check, part of make check-unit; not a VM selftest):
 # the global files, and every knob and counter of module/core/aicc_tables.c.
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
