@@ -35,7 +35,7 @@ DELAY_MS=${DELAY_MS:-10}
 SECS=${SECS:-10}
 port=5990
 
-ktap_plan 9
+ktap_plan 8
 
 lsmod | grep -q '^tcp_aicc ' || insmod "$ko" || ktap_skip_all "insmod failed"
 topo_atexit "rmmod tcp_aicc 2>/dev/null"
