@@ -45,6 +45,31 @@ static void drv_knob(struct drv *d, unsigned int id, u32 v)
 }
 
 /*
+ * One ACK of one packet: time advances by @dt_ns, the packet was sent when
+ * 'delivered' was @prior, its RTT is @rtt_ns.
+ */
+static unsigned int drv_ack(struct drv *d, u64 dt_ns, u32 rtt_ns, u32 prior,
+			    u32 ce, u32 lost, u8 delayed)
+{
+	struct aicc_sample s = { 0 };
+
+	d->now += dt_ns;
+	d->delivered++;
+	d->ce += ce;
+	s.now_ns = d->now;
+	s.rtt_ns = rtt_ns;
+	s.srtt_ns = rtt_ns;
+	s.delivered = d->delivered;
+	s.delivered_ce = d->ce;
+	s.prior_delivered = prior;
+	s.acked = 1;
+	s.losses = lost;
+	s.mss = d->mss;
+	s.ack_delayed = delayed;
+	return aicc_on_ack(&d->f, &d->p, &s);
+}
+
+/*
  * One round trip: the whole window is sent at the start of the round and
  * ACKed over rtt_ns, each ACK reporting rtt_ns.  The first @ce ACKs carry
  * CE marks, the first ACK reports @lost losses.  Returns the OR of events.
@@ -57,25 +82,9 @@ static unsigned int drv_round_n(struct drv *d, u32 rtt_ns, u32 ce, u32 lost,
 
 	if (!n)
 		n = 1;
-	for (i = 0; i < n; i++) {
-		struct aicc_sample s = { 0 };
-
-		d->now += rtt_ns / n;
-		d->delivered++;
-		if (i < ce)
-			d->ce++;
-		s.now_ns = d->now;
-		s.rtt_ns = rtt_ns;
-		s.srtt_ns = rtt_ns;
-		s.delivered = d->delivered;
-		s.delivered_ce = d->ce;
-		s.prior_delivered = prior;
-		s.acked = 1;
-		s.losses = i == 0 ? lost : 0;
-		s.inflight = n - i - 1;
-		s.mss = d->mss;
-		ev |= aicc_on_ack(&d->f, &d->p, &s);
-	}
+	for (i = 0; i < n; i++)
+		ev |= drv_ack(d, rtt_ns / n, rtt_ns, prior, i < ce, i == 0 ? lost : 0,
+			      0);
 	return ev;
 }
 
@@ -321,23 +330,9 @@ KTAP_CASE(delayed_acks_are_not_queueing_delay)
 	drv_to_track(&d, 100000);
 	d.f.cwnd = 65536 / 2;	/* half a packet: every ACK is a lone one */
 	w0 = cwnd_pkts(&d);
-	for (i = 0; i < 10; i++) {
-		struct aicc_sample s = { 0 };
-
-		d.now += 40000000;
-		d.delivered++;
-		s.now_ns = d.now;
-		s.rtt_ns = 40100000;	/* base + a 40 ms delayed-ACK timer */
-		s.srtt_ns = 40100000;
-		s.delivered = d.delivered;
-		s.delivered_ce = d.ce;
-		s.prior_delivered = d.delivered - 1;
-		s.acked = 1;
-		s.inflight = 0;
-		s.mss = 1448;
-		s.ack_delayed = 1;
-		aicc_on_ack(&d.f, &d.p, &s);
-	}
+	/* base + a 40 ms delayed-ACK timer, each ACK alone */
+	for (i = 0; i < 10; i++)
+		drv_ack(&d, 40000000, 40100000, d.delivered, 0, 0, 1);
 	ktap_expect(cwnd_pkts(&d) > w0, "window %.3f -> %.3f: delayed ACKs cut it",
 		    w0, cwnd_pkts(&d));
 	ktap_expect(d.f.base_rtt == 100000, "base RTT %u moved", d.f.base_rtt);
@@ -359,19 +354,7 @@ KTAP_CASE(cut_then_hold_one_round)
 		int cut_now = 0;
 
 		for (j = 0; j < n; j++) {
-			struct aicc_sample s = { 0 };
-
-			d.now += 1000;
-			d.delivered++;
-			s.now_ns = d.now;
-			s.rtt_ns = 400000;
-			s.srtt_ns = 400000;
-			s.delivered = d.delivered;
-			s.delivered_ce = d.ce;
-			s.prior_delivered = prior;
-			s.acked = 1;
-			s.mss = 1448;
-			ev = aicc_on_ack(&d.f, &d.p, &s);
+			ev = drv_ack(&d, 1000, 400000, prior, 0, 0, 0);
 			if (ev & (AICC_EV_DELAY_CUT | AICC_EV_ECN_CUT))
 				cut_now++;
 		}
@@ -445,22 +428,10 @@ KTAP_CASE(loss_cut_once_per_round)
 	drv_round_n(&d, 100000, 0, 0, 100);
 	prior = d.delivered;
 	for (i = 0; i < 20; i++) {
-		struct aicc_sample s = { 0 };
-
-		d.now += 5000;
-		d.delivered++;
-		s.now_ns = d.now;
-		s.rtt_ns = 100000;
-		s.srtt_ns = 100000;
-		s.delivered = d.delivered;
-		s.delivered_ce = d.ce;
-		s.prior_delivered = prior;
-		s.acked = 1;
-		s.losses = i >= 5 && i < 8;	/* three losses in one round */
-		s.mss = 1448;
 		if (i == 5)
 			w0 = d.f.cwnd;
-		ev = aicc_on_ack(&d.f, &d.p, &s);
+		/* three losses in one round */
+		ev = drv_ack(&d, 5000, 100000, prior, 0, i >= 5 && i < 8, 0);
 		if (ev & AICC_EV_LOSS_CUT)
 			cuts++;
 	}
