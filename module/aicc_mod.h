@@ -31,7 +31,6 @@ struct aicc_profile {
 
 /* The per-peer rate cache, published with RCU. */
 struct aicc_mem_tab {
-	struct rcu_head rcu;
 	struct aicc_mem mem;
 	struct aicc_mem_entry e[];
 };

@@ -180,14 +180,20 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 /* ------------------------------------------------------------------ */
 /* Rate memory                                                          */
 
-static void aicc_mem_tab_free(struct aicc_mem_tab *tab)
+/* Publish @tab (or none) as the rate cache; free the old one after readers. */
+static void aicc_mem_publish(struct aicc_mem_tab *tab)
 {
-	kvfree(tab);
+	struct aicc_mem_tab *old = rcu_replace_pointer(aicc_mem_cur, tab, true);
+
+	if (old) {
+		synchronize_rcu();
+		kvfree(old);
+	}
 }
 
 int aicc_mem_resize(u32 entries)
 {
-	struct aicc_mem_tab *tab, *old;
+	struct aicc_mem_tab *tab;
 
 	if (entries < AICC_MEM_ENTRIES_MIN || entries > AICC_MEM_ENTRIES_MAX ||
 	    !is_power_of_2(entries))
@@ -197,23 +203,13 @@ int aicc_mem_resize(u32 entries)
 		return -ENOMEM;
 	tab->mem.tab = tab->e;
 	tab->mem.mask = entries - 1;
-	old = rcu_replace_pointer(aicc_mem_cur, tab, true);
-	if (old) {
-		synchronize_rcu();
-		aicc_mem_tab_free(old);
-	}
+	aicc_mem_publish(tab);
 	return 0;
 }
 
 void aicc_mem_free(void)
 {
-	struct aicc_mem_tab *old = rcu_replace_pointer(aicc_mem_cur, NULL,
-						       true);
-
-	if (old) {
-		synchronize_rcu();
-		aicc_mem_tab_free(old);
-	}
+	aicc_mem_publish(NULL);
 }
 
 u32 aicc_mem_life_hi(void)
