@@ -36,6 +36,10 @@ apt-get install "${apt_opts[@]}" \
 	iproute2 iputils-ping ethtool procps coreutils util-linux iperf3 \
 	initramfs-tools python3 gnuplot-nox linux-source-6.1
 
+# RDMA over Soft-RoCE (rdma_rxe) for the RoCE selftests (selftests/rdma).
+apt-get install "${apt_opts[@]}" rdma-core ibverbs-providers ibverbs-utils \
+	perftest rdmacm-utils
+
 # Packaging: DKMS and the Debian package build and check (make check-pkg).
 apt-get install "${apt_opts[@]}" dkms dh-dkms debhelper dpkg-dev lintian
 
