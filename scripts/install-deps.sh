@@ -43,6 +43,10 @@ apt-get install "${apt_opts[@]}" rdma-core ibverbs-providers ibverbs-utils \
 # Packaging: DKMS and the Debian package build and check (make check-pkg).
 apt-get install "${apt_opts[@]}" dkms dh-dkms debhelper dpkg-dev lintian
 
+# Debug kernel (make check-debug) and fuzzers (tools/fuzz): kernel build
+# dependencies and clang with libFuzzer.
+apt-get install "${apt_opts[@]}" libelf-dev libssl-dev clang
+
 # Kernel images and headers: bookworm's 6.1 and bookworm-backports' 6.12.
 apt-get install "${apt_opts[@]}" linux-image-amd64 linux-headers-amd64
 apt-get install "${apt_opts[@]}" -t bookworm-backports \
