@@ -16,7 +16,6 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sysfs.h>
-#include <linux/log2.h>
 #include <net/tcp.h>
 
 #include "aicc_mod.h"
@@ -124,15 +123,12 @@ static ssize_t knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 	unsigned int id = to_knob_attr(attr)->id;
 	int prof = aicc_profile_of_kobj(kobj, false);
 	struct aicc_params_rcu *old, *new;
-	u64 v;
-	int ret;
+	u32 v;
 
 	if (prof < 0)
 		return prof;
-	ret = kstrtou64(buf, 10, &v);
-	if (ret)
-		return ret == -ERANGE ? -EINVAL : ret;
-	if (aicc_knob_check(id, v))
+	/* the parser is plain C in the core, shared with tools/fuzz */
+	if (aicc_knob_parse(id, buf, &v))
 		return -EINVAL;
 
 	new = kmalloc(sizeof(*new), GFP_KERNEL);
@@ -142,7 +138,7 @@ static ssize_t knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 	old = rcu_dereference_protected(aicc_profiles[prof].params,
 					lockdep_is_held(&aicc_cfg_lock));
 	memcpy(new->p.knob, old->p.knob, sizeof(new->p.knob));
-	new->p.knob[id] = (u32)v;
+	new->p.knob[id] = v;
 	aicc_params_set(&new->p, new->p.knob);
 	rcu_assign_pointer(aicc_profiles[prof].params, new);
 	mutex_unlock(&aicc_cfg_lock);
@@ -195,8 +191,7 @@ int aicc_mem_resize(u32 entries)
 {
 	struct aicc_mem_tab *tab;
 
-	if (entries < AICC_MEM_ENTRIES_MIN || entries > AICC_MEM_ENTRIES_MAX ||
-	    !is_power_of_2(entries))
+	if (aicc_mem_entries_check(entries))
 		return -EINVAL;
 	tab = kvzalloc(struct_size(tab, e, entries), GFP_KERNEL);
 	if (!tab)
@@ -232,10 +227,9 @@ static ssize_t rate_memory_store(struct kobject *kobj,
 				 struct kobj_attribute *attr,
 				 const char *buf, size_t count)
 {
-	unsigned int v;
-	int ret = kstrtouint(buf, 10, &v);
+	u32 v;
 
-	if (ret || v > 1)
+	if (aicc_parse_u32_range(buf, 0, 1, &v))
 		return -EINVAL;
 	WRITE_ONCE(aicc_mem_enabled, v);
 	return count;
@@ -256,10 +250,10 @@ static ssize_t rate_memory_entries_store(struct kobject *kobj,
 					 struct kobj_attribute *attr,
 					 const char *buf, size_t count)
 {
-	unsigned int v;
-	int ret = kstrtouint(buf, 10, &v);
+	u32 v;
+	int ret;
 
-	if (ret)
+	if (aicc_parse_u32_range(buf, 0, ~0U, &v))
 		return -EINVAL;
 	mutex_lock(&aicc_cfg_lock);
 	ret = aicc_mem_resize(v);

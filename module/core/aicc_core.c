@@ -219,6 +219,68 @@ int aicc_knob_check(unsigned int id, u64 value)
 	return 0;
 }
 
+/*
+ * Parse a value written to a sysfs file, by the rules of the kernel's
+ * kstrtou64(buf, 10, ...): an optional '+', one or more decimal digits, at
+ * most one newline, then the end of the string; the value must fit in 64
+ * bits.  0 and *out set, or -1 and *out untouched.  Plain C so that the
+ * fuzzer (tools/fuzz) runs the module's own parser.
+ */
+int aicc_parse_u64(const char *buf, u64 *out)
+{
+	const char *s = buf;
+	u64 v = 0;
+	unsigned int d;
+
+	if (*s == '+')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		d = *s - '0';
+		if (v > (~0ULL - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (*s == '\n')
+		s++;
+	if (*s)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A write to knob file @id: aicc_parse_u64() and aicc_knob_check(). */
+int aicc_knob_parse(unsigned int id, const char *buf, u32 *out)
+{
+	u64 v;
+
+	if (aicc_parse_u64(buf, &v) || aicc_knob_check(id, v))
+		return -1;
+	*out = (u32)v;
+	return 0;
+}
+
+/* A write of a value in [@min, @max] to a global file such as rate_memory. */
+int aicc_parse_u32_range(const char *buf, u32 min, u32 max, u32 *out)
+{
+	u64 v;
+
+	if (aicc_parse_u64(buf, &v) || v < min || v > max)
+		return -1;
+	*out = (u32)v;
+	return 0;
+}
+
+/* 0 if @n is a valid rate_memory_entries (a power of two in range). */
+int aicc_mem_entries_check(u64 n)
+{
+	if (n < AICC_MEM_ENTRIES_MIN || n > AICC_MEM_ENTRIES_MAX ||
+	    (n & (n - 1)))
+		return -1;
+	return 0;
+}
+
 void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS])
 {
 	u64 v;

@@ -127,6 +127,10 @@ struct aicc_memval {
 /* Parameters. */
 void aicc_params_defaults(u32 knob[AICC_NR_KNOBS], unsigned int profile);
 int aicc_knob_check(unsigned int id, u64 value);
+int aicc_parse_u64(const char *buf, u64 *out);
+int aicc_knob_parse(unsigned int id, const char *buf, u32 *out);
+int aicc_parse_u32_range(const char *buf, u32 min, u32 max, u32 *out);
+int aicc_mem_entries_check(u64 n);
 void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS]);
 
 /* The controller. */
