@@ -1,0 +1,250 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest.sh: the testbed half of `make bench`, run inside the VM by
+# tools/bench/bench.sh (never on a host: it builds network namespaces and
+# loads modules).  It writes raw results only -- aiccgen JSON, bottleneck
+# qdisc snapshots and backlog samples -- to $AICC_OUT/raw/; the host turns
+# them into tables and plots (tools/bench/report.py), because python is
+# slow to start under emulation.
+#
+# Testbed: selftests/lib/topo.sh with 8 sender namespaces, a 20 Mbit/s htb
+# bottleneck with RED step ECN marking at 30 KB in a 400 KB buffer, 5 ms of
+# netem delay on the ACK path and fq on every sender.  One aiccgen server
+# per algorithm, its listener using that algorithm (ECN negotiation depends
+# on the listener's algorithm).
+#
+# Scenarios (per algorithm, per repetition), raw files
+# <scenario>-<algo>-r<rep>.{json,q,tc0,tc1}:
+#   bulk     one flow from snd1, BULK_SECS, backlog sampled
+#   stagger  four flows from snd1..snd4 joining and leaving 1 s apart
+#   incast   16 persistent connections from snd1..snd8 (2 each), bursts
+#            of 32 KB each after 200 ms idle gaps, 2 warm-up + ITERS
+#   rpc      RPC probe (256 B requests, 1 KB responses, Poisson 200/s)
+#            from snd3 while two bulk flows run from snd1 and snd2;
+#            base: the same probe alone (rpcbase-<algo>.json, once)
+#   deep     one flow, the bottleneck leaf swapped for a 1 MB drop-tail
+#            bfifo (no ECN marking), backlog sampled
+#
+#   guest.sh [--quick] [--reps N] [--algos "a b ..."]
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+
+quick=0
+reps=3
+algos="aicc aicc_lat aicc_bulk cubic dctcp bbr nv"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick=1; shift ;;
+	--reps) [ $# -ge 2 ] || { echo "bench: --reps needs a value" >&2; exit 2; }
+		reps=$2; shift 2 ;;
+	--algos) [ $# -ge 2 ] || { echo "bench: --algos needs a value" >&2; exit 2; }
+		algos=$2; shift 2 ;;
+	*) echo "bench: guest.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+case $reps in ''|*[!0-9]*) echo "bench: bad --reps '$reps'" >&2; exit 2 ;; esac
+
+if [ "${AICC_VM:-}" != 1 ]; then
+	echo "bench: guest.sh runs inside the test VM only (use make bench)" >&2
+	exit 2
+fi
+
+if [ $quick -eq 1 ]; then
+	scenarios="bulk incast rpc"
+	BULK_SECS=6 RPC_SECS=5 ITERS=8
+else
+	scenarios="bulk stagger incast rpc deep"
+	BULK_SECS=8 RPC_SECS=6 ITERS=10
+fi
+STAGGER_SECS=10 STAGGER_MS=1000
+RATE_MBIT=20 DELAY_MS=5 ECN_K=30000 DEEP_LIMIT=1000000
+INCAST_CONNS=16 INCAST_SIZE=32K INCAST_GAP=200
+RPC_RATE=200
+
+. selftests/lib/topo.sh
+
+rel=$(uname -r)
+ko=$top/build/$rel/tcp_aicc.ko
+gen=$TOPO_AICCGEN
+raw=${AICC_OUT:?}/raw
+mkdir -p "$raw" || exit 1
+rm -f "$raw"/*
+[ -f "$ko" ] || { echo "bench: no $ko (make kmods)" >&2; exit 1; }
+[ -x "$gen" ] || { echo "bench: no $gen (make tools)" >&2; exit 1; }
+if ! grep -qw aicc /proc/sys/net/ipv4/tcp_available_congestion_control; then
+	insmod "$ko" || { echo "bench: insmod $ko failed" >&2; exit 1; }
+fi
+for m in tcp_dctcp tcp_bbr tcp_nv sch_fq; do
+	modprobe "$m" 2>/dev/null
+done
+for a in $algos; do
+	grep -qw "$a" /proc/sys/net/ipv4/tcp_available_congestion_control ||
+		{ echo "bench: congestion control '$a' not available" >&2; exit 1; }
+done
+
+TOPO_SENDERS=8 TOPO_RATE=${RATE_MBIT}mbit TOPO_DELAY=${DELAY_MS}ms
+TOPO_AQM=red TOPO_ECN_K=$ECN_K TOPO_LIMIT=400000 TOPO_SENDER_QDISC=fq
+topo_setup || { echo "bench: topology setup failed" >&2; exit 1; }
+
+declare -A port
+p=6100
+for a in $algos; do
+	p=$((p + 1))
+	port[$a]=$p
+	topo_gen_server "$p" --cc "$a" || exit 1
+done
+snd_list()	# N: the first N sender namespaces, comma-separated
+{
+	local i s=
+
+	for ((i = 1; i <= $1; i++)); do
+		s=$s${s:+,}${TOPO_NS_SND[i]}
+	done
+	echo "$s"
+}
+
+# Bottleneck backlog samples: one long-lived tc reading "qdisc show"
+# commands from a pipe every 20 ms (a fork per sample would load the
+# emulated CPUs).  Stopped through a flag file so that tc exits normally
+# and flushes its output.
+qs_pid=
+qs_start()	# FILE
+{
+	rm -f "$TOPO_TMP/qs.stop"
+	{
+		exec {fd}<> <(:)
+		while [ ! -e "$TOPO_TMP/qs.stop" ]; do
+			echo "qdisc show dev r0"
+			read -r -t 0.02 -u "$fd"
+		done
+	} | topo_rtr tc -s -batch - > "$1" 2>/dev/null &
+	qs_pid=$!
+}
+qs_stop()
+{
+	[ -n "$qs_pid" ] || return 0
+	touch "$TOPO_TMP/qs.stop"
+	wait "$qs_pid" 2>/dev/null
+	qs_pid=
+}
+topo_atexit 'touch "$TOPO_TMP/qs.stop"'
+
+snap()	# FILE: the bottleneck's counters
+{
+	topo_rtr tc -s qdisc show dev r0 > "$1" 2>/dev/null
+}
+
+# run SCENARIO ALGO REP CMD...: CMD's stdout to the JSON file, counters
+# around it.
+run()
+{
+	local f=$raw/$1-$2-r$3 sc=$1
+	shift 3
+	snap "$f.tc0"
+	case $sc in bulk|deep|rpc) qs_start "$f.q" ;; esac
+	"$@" > "$f.json" 2> "$f.err"
+	echo $? > "$f.rc"
+	qs_stop
+	snap "$f.tc1"
+	[ -s "$f.err" ] || rm -f "$f.err"
+}
+
+leaf()	# red|deep: the bottleneck's leaf qdisc
+{
+	if [ "$1" = deep ]; then
+		topo_rtr tc qdisc replace dev r0 parent 1:10 handle 10: \
+			bfifo limit "$DEEP_LIMIT"
+	else
+		topo_rtr tc qdisc replace dev r0 parent 1:10 handle 10: \
+			red limit 400000 min "$ECN_K" max $((ECN_K + 1)) avpkt 1500 \
+			burst $((ECN_K / 1500 + 1)) probability 1.0 \
+			bandwidth "${RATE_MBIT}mbit" ecn
+	fi
+}
+
+s1=${TOPO_NS_SND[1]}
+{
+	echo "kernel $rel"
+	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "quick $quick"
+	echo "reps $reps"
+	echo "algos $algos"
+	echo "scenarios $scenarios"
+	echo "rate_mbit $RATE_MBIT"
+	echo "delay_ms $DELAY_MS"
+	echo "ecn_k $ECN_K"
+	echo "deep_limit $DEEP_LIMIT"
+	echo "bulk_secs $BULK_SECS"
+	echo "stagger_secs $STAGGER_SECS"
+	echo "stagger_ms $STAGGER_MS"
+	echo "incast_conns $INCAST_CONNS"
+	echo "incast_size $INCAST_SIZE"
+	echo "incast_gap_ms $INCAST_GAP"
+	echo "incast_iters $ITERS"
+	echo "rpc_secs $RPC_SECS"
+	echo "rpc_rate $RPC_RATE"
+	echo "cpus $(nproc)"
+} > "$raw/meta.txt"
+
+echo "bench: kernel $rel, $RATE_MBIT Mbit/s, base RTT $DELAY_MS ms, RED ECN at $ECN_K B;" \
+	"algorithms: $algos; scenarios: $scenarios; $reps repetition(s)"
+
+# The RPC probe alone, once per algorithm: its base latency.
+for a in $algos; do
+	"$gen" rpc -j -c "$TOPO_RCV_ADDR" -p "${port[$a]}" --netns "${TOPO_NS_SND[3]}" \
+		--cc "$a" --req 256 --resp 1K --rate 100 -t 2 --seed 7 \
+		> "$raw/rpcbase-$a.json" 2> /dev/null
+done
+
+t_start=$(cut -d' ' -f1 /proc/uptime)
+for ((rep = 1; rep <= reps; rep++)); do
+	for sc in $scenarios; do
+		[ "$sc" = deep ] && leaf deep
+		for a in $algos; do
+			pt=${port[$a]}
+			echo "bench: rep $rep/$reps: $sc $a"
+			case $sc in
+			bulk|deep)
+				run "$sc" "$a" "$rep" "$gen" bulk -j -c "$TOPO_RCV_ADDR" \
+					-p "$pt" --netns "$s1" --cc "$a" -n 1 \
+					-t "$BULK_SECS" --interval 500
+				;;
+			stagger)
+				run "$sc" "$a" "$rep" "$gen" bulk -j -c "$TOPO_RCV_ADDR" \
+					-p "$pt" --netns "$(snd_list 4)" --cc "$a" -n 4 \
+					-t "$STAGGER_SECS" --stagger "$STAGGER_MS" --leave \
+					--interval 250
+				;;
+			incast)
+				run "$sc" "$a" "$rep" "$gen" incast -j -c "$TOPO_RCV_ADDR" \
+					-p "$pt" --netns "$(snd_list 8)" --cc "$a" \
+					-n "$INCAST_CONNS" --size "$INCAST_SIZE" \
+					--iters "$ITERS" --warmup 2 --gap "$INCAST_GAP" \
+					--rate-mbit "$RATE_MBIT" --base-rtt $((DELAY_MS * 1000))
+				;;
+			rpc)
+				"$gen" bulk -j -c "$TOPO_RCV_ADDR" -p "$pt" \
+					--netns "$(snd_list 2)" --cc "$a" -n 2 \
+					-t $((RPC_SECS + 3)) --interval 500 \
+					> "$raw/rpcbulk-$a-r$rep.json" 2> /dev/null &
+				bp=$!
+				sleep 1.5
+				run "$sc" "$a" "$rep" "$gen" rpc -j -c "$TOPO_RCV_ADDR" \
+					-p "$pt" --netns "${TOPO_NS_SND[3]}" --cc "$a" \
+					--req 256 --resp 1K --rate "$RPC_RATE" \
+					-t "$RPC_SECS" --seed "$rep"
+				wait "$bp"
+				;;
+			esac
+		done
+		[ "$sc" = deep ] && leaf red
+	done
+done
+t_end=$(cut -d' ' -f1 /proc/uptime)
+echo "elapsed_s $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.0f", b - a }')" \
+	>> "$raw/meta.txt"
+echo "bench: raw results in $raw"
+topo_cleanup

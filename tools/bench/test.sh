@@ -1,0 +1,225 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test.sh: smoke test of the benchmark tooling (make check-bench, part of
+# make check-unit).  The benchmark's numbers are not asserted anywhere;
+# this checks that its parts still work:
+#   - aicc-ackcost runs the closed loop, replays it along the same
+#     trajectory, and refuses bad arguments;
+#   - report.py turns canned raw results (written here, with known values)
+#     into the expected medians, spreads, target verdicts, JSON, CSV and
+#     plots, and refuses a directory without results.
+#
+#   tools/bench/test.sh BUILD/aicc-ackcost
+
+set -u
+dir=$(cd "$(dirname "$0")" && pwd)
+ackcost=${1:-build/aicc-ackcost}
+tmp=$(mktemp -d /tmp/aicc-bench-test.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+
+n=0 fail=0
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		fail=$((fail + 1))
+	fi
+}
+
+echo "TAP version 13"
+echo "1..9"
+
+# ---- aicc-ackcost -----------------------------------------------------------
+out=$("$ackcost" -n 20000 2>&1)
+echo "$out" | grep -q '^replay: .*same trajectory' &&
+	echo "$out" | grep -q '^calls 40000$' &&
+	echo "$out" | grep -Eq '^profile aicc: 20000 ACKs, [1-9][0-9]* rounds'
+ok $? "ackcost: closed loop and replay agree"
+
+rc=0
+err=$("$ackcost" -n 5 2>&1 > /dev/null) || rc=$?
+err2=$("$ackcost" -p nosuch 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
+[ "$rc" = 22 ] && [ "$(echo "$err" | wc -l)" = 1 ] &&
+	echo "$err2" | grep -q "unknown profile 'nosuch'"
+ok $? "ackcost: bad arguments refused with one line"
+
+# ---- canned raw results ----------------------------------------------------
+python3 - "$tmp/b" <<'EOF'
+import json, os, sys
+
+b = sys.argv[1]
+raw = os.path.join(b, "vm-6.1", "raw")
+os.makedirs(raw)
+os.makedirs(os.path.join(b, "sim"))
+cap = 20.0 * 1448 / 1514
+
+
+def w(name, obj):
+    with open(os.path.join(raw, name), "w") as f:
+        if isinstance(obj, str):
+            f.write(obj)
+        else:
+            json.dump(obj, f)
+
+
+def tc(marks, drops, backlogs):
+    s = ""
+    for bl in backlogs:
+        s += ("qdisc htb 1: root refcnt 3 r2q 10 default 0x10\n"
+              " Sent 1000 bytes 10 pkt (dropped 0, overlimits 0 requeues 0)\n"
+              " backlog %s 1p requeues 0\n"
+              "qdisc red 10: parent 1:10 limit 400000b min 30000b max 30001b ecn\n"
+              " Sent 1000 bytes 10 pkt (dropped %d, overlimits 0 requeues 0)\n"
+              " backlog %s 1p requeues 0\n"
+              "  marked %d early 0 pdrop 0 other 0\n") % (bl, drops, bl, marks)
+    return s
+
+
+meta = {"kernel": "6.1.0-test", "quick": 0, "reps": 2, "algos": "aicc dctcp",
+        "scenarios": "bulk stagger incast rpc", "rate_mbit": 20, "delay_ms": 5,
+        "ecn_k": 30000, "deep_limit": 1000000, "cpus": 2}
+w("meta.txt", "".join("%s %s\n" % kv for kv in meta.items()))
+ti = {"tcp_info": {"snd_mss": 1448}}
+for a, util, qs, jain, ct, rto in (("aicc", 0.98, "25000b 50Kb", 0.995, 220000, 0),
+                                   ("dctcp", 0.96, "100000b 200000b", 0.97, 300000, 1)):
+    for k in (1, 2):
+        u = util + (0.01 if k == 2 else 0)
+        w("bulk-%s-r%d.json" % (a, k), {
+            "intervals": [{"start_s": 0, "end_s": 1, "total_mbps": 1.0, "mbps": [1.0]},
+                          {"start_s": 1, "end_s": 2, "total_mbps": u * cap,
+                           "mbps": [u * cap]}],
+            "flows": [ti], "netns": {"retrans_segs": 3 * k, "rto_timeouts": 0}})
+        w("bulk-%s-r%d.tc0" % (a, k), tc(10, 0, ["0b"]))
+        w("bulk-%s-r%d.tc1" % (a, k), tc(40, 2, ["0b"]))
+        w("bulk-%s-r%d.q" % (a, k), tc(0, 0, ["0b"] + qs.split()))
+        w("stagger-%s-r%d.json" % (a, k), {
+            "intervals": [{"start_s": 0, "end_s": 1, "total_mbps": 9,
+                           "mbps": [9, None]},
+                          {"start_s": 1, "end_s": 2, "total_mbps": 18,
+                           "mbps": [9, 9]}],
+            "flows": [ti, ti], "fairness": {"jain": jain, "window_total_mbps": cap},
+            "netns": {"retrans_segs": 0, "rto_timeouts": 0}})
+        w("incast-%s-r%d.json" % (a, k), {
+            "ideal_us": 200000, "conns": [ti],
+            "iterations": [{"iter": 0, "warmup": True, "ct_us": 900000},
+                           {"iter": 1, "warmup": False, "ct_us": ct},
+                           {"iter": 2, "warmup": False, "ct_us": ct + 10000}],
+            "summary": {"p50_us": ct, "p99_us": ct + 10000, "ratio_p50": ct / 200000.0,
+                        "ratio_p99": (ct + 10000) / 200000.0, "retrans": 1,
+                        "rto": None, "netns_rto": rto}})
+        w("rpc-%s-r%d.json" % (a, k), {
+            "latency": {"p50_us": 5500, "p99_us": 5500 + 500 * k if a == "aicc" else 9000,
+                        "p999_us": 12000}, "lost": 0, "conns": [ti]})
+        w("rpcbulk-%s-r%d.json" % (a, k), {
+            "intervals": [{"start_s": 1, "end_s": 2, "total_mbps": cap,
+                           "mbps": [cap / 2, cap / 2]}],
+            "flows": [ti], "netns": {"retrans_segs": 0, "rto_timeouts": 0}})
+    w("rpcbase-%s.json" % a, {"latency": {"p50_us": 5200}})
+
+sim = os.path.join(b, "sim")
+with open(os.path.join(sim, "manifest.txt"), "w") as m:
+    for i, (cc, util) in enumerate((("aicc", 0.95), ("dctcp", 0.9))):
+        with open(os.path.join(sim, "r%d.json" % i), "w") as f:
+            json.dump({"util": util, "queue_kb": {"p50": 5, "p99": 50},
+                       "queue_us": {"p99": 4}, "drops": 0, "rtos": 0, "jain": -1,
+                       "iterations": 3, "cct_ideal_us": 100,
+                       "cct_us": {"mean": 110, "p99": 120}, "fct": [{"count": 0}]}, f)
+        m.write("incast: 64-way|%s|1|r%d.json\n" % (cc, i))
+with open(os.path.join(b, "cpu.txt"), "w") as f:
+    f.write("cpu test CPU\nir_per_ack aicc 120.0\nns_per_ack aicc 9.5\n"
+            "ir_per_ack aicc_bulk 180.0\n")
+EOF
+ok $? "canned results written"
+
+python3 "$dir/report.py" --png "$tmp/b" > "$tmp/out.txt" 2> "$tmp/err.txt"
+ok $? "report.py runs on canned results"
+
+# ---- what the report computed -----------------------------------------------
+python3 - "$tmp/b" <<'EOF'
+import json, sys
+
+r = json.load(open(sys.argv[1] + "/results.json"))
+t = r["testbed"]["6.1.0-test"]["scenarios"]
+
+
+def s(sc, a, k):
+    return t[sc][a]["summary"][k]
+
+
+def near(x, y):
+    return abs(x - y) < 1e-6 * max(1, abs(y))
+
+
+checks = [
+    near(s("bulk", "aicc", "util")["median"], 0.985),
+    near(s("bulk", "aicc", "util")["min"], 0.98),
+    near(s("bulk", "aicc", "util")["max"], 0.99),
+    s("bulk", "aicc", "util")["n"] == 2,
+    # backlog 51200 B (50Kb) at 20 Mbit/s is 20.48 ms; p50 of 0/25000/51200
+    near(s("bulk", "aicc", "q_p99_ms")["median"], 20.48),
+    near(s("bulk", "aicc", "q_p50_ms")["median"], 10.0),
+    near(s("bulk", "dctcp", "q_p99_ms")["median"], 80.0),
+    s("bulk", "aicc", "marks")["median"] == 30,
+    s("bulk", "aicc", "drops")["median"] == 2,
+    near(s("bulk", "aicc", "retrans")["median"], 4.5),
+    near(s("stagger", "dctcp", "jain")["median"], 0.97),
+    near(s("stagger", "aicc", "util")["median"], 1.0),
+    near(s("incast", "aicc", "ratio_p50")["median"], 1.1),
+    s("incast", "dctcp", "rtos")["median"] == 1,
+    near(s("rpc", "aicc", "p99_over_base_ms")["median"], 1.05),
+    near(s("rpc", "aicc", "base_ms")["median"], 5.2),
+    near(s("rpc", "aicc", "bulk_util")["median"], 1.0),
+    r["cpu"]["ir_per_ack"]["aicc"] == 120.0,
+    near(r["simulator"]["incast: 64-way"]["aicc"]["summary"]["cct_ratio"]["median"], 1.1),
+]
+bad = [i for i, c in enumerate(checks) if not c]
+if bad:
+    print("# failed checks: %s" % bad)
+    sys.exit(1)
+EOF
+ok $? "medians, spreads and derived metrics as expected"
+
+# Verdicts: aicc meets utilisation (0.985 >= 0.97 and >= dctcp's 0.965),
+# queue (20.48 / 80 = 0.26 x dctcp), Jain (0.995), incast (1.1 x ideal,
+# 0 RTOs; 220 ms vs dctcp's 300 = 0.73 x: missed), RPC (+1.05 ms: missed),
+# CPU (aicc 120: met; aicc_bulk 180: missed).
+v()	# PROFILE TEXT VERDICT
+{
+	grep -E "^  $1 +$2.* $3\$" "$tmp/out.txt" > /dev/null
+}
+v aicc 'utilisation >= 0.97' met && v aicc 'queue p99 <= 0.3' met &&
+	v aicc "Jain's index" met && v aicc 'incast completion <= 1.15' met &&
+	v aicc 'incast completion <= 0.6' MISSED &&
+	v aicc 'RPC p99 within 1 ms' MISSED &&
+	v aicc 'core <= 150' met && v aicc_bulk 'core <= 150' MISSED
+ok $? "target verdicts"
+
+head -n 1 "$tmp/b/results.csv" | grep -q '^source,scenario,algorithm,metric,median,min,max,n' &&
+	grep -q '^testbed-6.1.0-test,bulk,aicc,util,0.985,0.98,0.99,2' "$tmp/b/results.csv" &&
+	grep -q '^cpu,aicc_on_ack,aicc,instructions_per_ack,120.0' "$tmp/b/results.csv" &&
+	grep -q '^\[bulk\] single bulk flow' "$tmp/b/report.txt" &&
+	grep -Eq '^aicc +0\.985 \(0\.980-0\.990\)' "$tmp/b/report.txt"
+ok $? "CSV and text report"
+
+if command -v gnuplot > /dev/null; then
+	[ -s "$tmp/b/throughput.png" ] && [ -s "$tmp/b/qdelay-cdf.png" ] &&
+		[ -s "$tmp/b/incast.png" ] && [ ! -s "$tmp/err.txt" ]
+	ok $? "plots drawn"
+else
+	n=$((n + 1))
+	echo "ok $n plots drawn # SKIP no gnuplot"
+fi
+
+mkdir -p "$tmp/empty"
+rc=0
+python3 "$dir/report.py" "$tmp/empty" > /dev/null 2> "$tmp/err2.txt" || rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l < "$tmp/err2.txt")" = 1 ] &&
+	grep -q 'no results' "$tmp/err2.txt"
+ok $? "a directory without results is refused"
+
+[ $fail -eq 0 ] || { echo "# $fail of $n failed"; exit 1; }
+echo "# all $n passed"
