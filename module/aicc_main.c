@@ -26,6 +26,7 @@
 
 #include "aicc_compat.h"
 #include "aicc_mod.h"
+#include "aicc_model_sysfs.h"
 
 #define CREATE_TRACE_POINTS
 #include "aicc_trace.h"
@@ -68,6 +69,10 @@ static const struct {
 	{ AICC_EV_IDLE_RESUME, AICC_S_IDLE_RESTARTS },
 	{ AICC_EV_MEM_HIT, AICC_S_MEM_HITS },
 	{ AICC_EV_MEM_MISS, AICC_S_MEM_MISSES },
+	{ AICC_EV_POL_EVAL, AICC_S_POL_EVALS },
+	{ AICC_EV_POL_RANGE, AICC_S_POL_RANGE },
+	{ AICC_EV_POL_WATCHDOG, AICC_S_POL_WATCHDOG },
+	{ AICC_EV_POL_HOLD, AICC_S_POL_HOLD },
 };
 
 static void aicc_count(struct sock *sk, unsigned int ev)
@@ -224,6 +229,7 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 
 	rcu_read_lock();
 	p = aicc_params_of(ca->f.profile);
+	s.model = aicc_model_get(ca->f.profile);
 	ev = aicc_on_ack(&ca->f, p, &s);
 	if ((ev & AICC_EV_ROUND) && ++ca->mem_rounds >= AICC_MEM_REFRESH_ROUNDS) {
 		ca->mem_rounds = 0;

@@ -19,6 +19,7 @@
 #include <net/tcp.h>
 
 #include "aicc_mod.h"
+#include "aicc_model_sysfs.h"
 
 struct aicc_profile aicc_profiles[AICC_NR_PROFILES];
 
@@ -334,6 +335,9 @@ int aicc_sysfs_init(void)
 	ret = sysfs_create_group(aicc_kobj, &aicc_global_group);
 	if (ret)
 		goto err;
+	ret = aicc_model_sysfs_init(aicc_kobj);
+	if (ret)
+		goto err;
 	for (i = 0; i < AICC_NR_PROFILES; i++) {
 		struct aicc_profile *pf = &aicc_profiles[i];
 
@@ -372,6 +376,7 @@ void aicc_sysfs_exit(void)
 		kobject_put(aicc_profiles[i].kobj);
 		aicc_profiles[i].kobj = NULL;
 	}
+	aicc_model_sysfs_exit(aicc_kobj);
 	kobject_put(aicc_kobj);
 	aicc_kobj = NULL;
 }

@@ -97,6 +97,10 @@ enum aicc_stat_id {
 	AICC_S_IDLE_RESTARTS,
 	AICC_S_MEM_HITS,
 	AICC_S_MEM_MISSES,
+	AICC_S_POL_EVALS,	/* the learned policy: rounds it scaled */
+	AICC_S_POL_RANGE,	/* ... inputs out of its range: classic */
+	AICC_S_POL_WATCHDOG,	/* ... watchdog trips */
+	AICC_S_POL_HOLD,	/* ... classic rounds after a trip */
 	AICC_NR_STATS
 };
 

@@ -77,6 +77,7 @@
  */
 #include "aicc_core.h"
 #include "aicc_defaults.h"
+#include "aicc_policy.h"
 
 #define NSEC_PER_SEC_U32	1000000000U
 #define ALPHA_ONE		32768U		/* alpha is Q15 */
@@ -467,7 +468,8 @@ void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
  * (a window below one packet spans several round trips per round), plus
  * mi * w * (T - d) / T when the queue is well below target.
  */
-static u64 increase(const struct aicc_flow *f, const struct aicc_params *p)
+static u64 increase(const struct aicc_flow *f, const struct aicc_params *p,
+		    u32 gscale)
 {
 	u64 inc = p->ai_q16;
 
@@ -478,6 +480,8 @@ static u64 increase(const struct aicc_flow *f, const struct aicc_params *p)
 		inc += aicc_mul_shr(aicc_mul_shr(f->cwnd, p->mi_q16, 16),
 				    aicc_udiv64((u64)(f->target - f->qdelay) << 16,
 						f->target), 16);
+	if (gscale != AICC_ONE)
+		inc = aicc_mul_shr(inc, gscale, 16);
 	return inc;
 }
 
@@ -508,9 +512,16 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 	u32 ce = s->delivered_ce - f->round_ce0;
 	bool held = f->flags & AICC_F_CUT;
 	unsigned int ev = AICC_EV_ROUND;
+	struct aicc_pol_in pin = { .now_ns = s->now_ns, .del = del, .ce = ce };
+	u32 tscale, gscale;
 	u64 cut = 0;
 
 	f->last_del = del;
+	if (f->flags & AICC_F_HAVE_RTT) {
+		pin.rtt = f->round_rtt;
+		if (f->flags & AICC_F_HAVE_PREV)
+			pin.prev_rtt = f->prev_rtt;
+	}
 	if (f->flags & AICC_F_HAVE_RTT) {
 		u32 rtt = f->round_rtt;
 
@@ -532,6 +543,19 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 		f->alpha = (u16)min_u64(a, ALPHA_ONE);
 	}
 	f->target = compute_target(f, p);
+	/*
+	 * The learned policy may scale the target and the increase, 0.5 to
+	 * 2 times; the classic bounds apply after it (aicc_policy.c).
+	 */
+	pin.target = f->target;
+	ev |= aicc_policy_round(f, s->model, &pin, &tscale, &gscale);
+	if (tscale != AICC_ONE) {
+		u64 t = aicc_mul_shr(f->target, tscale, 16);
+
+		if (t < p->target_min_ns)
+			t = p->target_min_ns;
+		f->target = (u32)min_u64(t, p->target_max_ns);
+	}
 	f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
 	f->flags &= ~AICC_F_CUT;
 
@@ -576,7 +600,7 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 			 * that two segments travel together again.  ECN and
 			 * loss still cut.
 			 */
-			f->cwnd += increase(f, p);
+			f->cwnd += increase(f, p, gscale);
 			ev |= AICC_EV_INCREASE;
 		}
 		break;
@@ -637,7 +661,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		 * the next decision sees only the effect of this one.
 		 */
 		cut_cwnd(f, p->loss_beta_q16);
-		f->flags |= AICC_F_CUT;
+		f->flags |= AICC_F_CUT | AICC_F_POL_LOSS;
 		ev |= AICC_EV_LOSS_CUT;
 		if (f->mode == AICC_MODE_START) {
 			f->mode = AICC_MODE_TRACK;

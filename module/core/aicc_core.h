@@ -56,6 +56,8 @@ struct aicc_params {
 	u64 pacing_max;		/* bytes/s, 0 = none */
 };
 
+struct aicc_model;	/* the learned policy, aicc_policy.h */
+
 /* Everything one ACK tells the controller. */
 struct aicc_sample {
 	u64 now_ns;		/* monotonic clock */
@@ -71,6 +73,8 @@ struct aicc_sample {
 	u8 app_limited;		/* the sample's interval had idle time */
 	/* the receiver's delayed-ACK timer likely held this ACK back */
 	u8 ack_delayed;
+	/* the learned policy to consult at a round's end, NULL: none */
+	const struct aicc_model *model;
 };
 
 /* Per-flow state: fits (with the module's few bytes) ICSK_CA_PRIV_SIZE. */
@@ -94,7 +98,9 @@ struct aicc_flow {
 	u8 mode;		/* enum aicc_mode */
 	u8 flags;		/* AICC_F_* */
 	u8 profile;		/* enum aicc_profile_id, for the glue */
-	u8 pad;
+	u8 pol_bad;		/* policy: bad rounds in a row under the model */
+	u16 del_max;		/* policy: recent max delivered per round */
+	u8 pol_hold;		/* policy: rounds left with the classic law */
 };
 
 #define AICC_F_CUT		0x01	/* decreased during this round */
@@ -103,6 +109,8 @@ struct aicc_flow {
 #define AICC_F_HAVE_BASE	0x08	/* base_rtt is valid */
 #define AICC_F_HAVE_PREV	0x10	/* prev_rtt is valid */
 #define AICC_F_DELAYED		0x20	/* round saw only delayed-ACK samples */
+#define AICC_F_POLICY		0x40	/* the model drove the last round */
+#define AICC_F_POL_LOSS		0x80	/* a loss since the last round's end */
 
 /* Events reported to the caller, for counters and tracing. */
 #define AICC_EV_ROUND		0x0001
@@ -116,6 +124,10 @@ struct aicc_flow {
 #define AICC_EV_IDLE_RESET	0x0100
 #define AICC_EV_MEM_HIT		0x0200
 #define AICC_EV_MEM_MISS	0x0400
+#define AICC_EV_POL_EVAL	0x0800	/* the model scaled this round */
+#define AICC_EV_POL_RANGE	0x1000	/* inputs out of range: classic */
+#define AICC_EV_POL_WATCHDOG	0x2000	/* the watchdog tripped */
+#define AICC_EV_POL_HOLD	0x4000	/* classic: watchdog hold-off */
 
 /* A remembered per-peer rate (the rate cache's value). */
 struct aicc_memval {
