@@ -43,6 +43,9 @@ apt-get install "${apt_opts[@]}" rdma-core ibverbs-providers ibverbs-utils \
 # Packaging: DKMS and the Debian package build and check (make check-pkg).
 apt-get install "${apt_opts[@]}" dkms dh-dkms debhelper dpkg-dev lintian
 
+# The benchmark's CPU cost (make bench): callgrind.
+apt-get install "${apt_opts[@]}" valgrind
+
 # Debug kernel (make check-debug) and fuzzers (tools/fuzz): kernel build
 # dependencies and clang with libFuzzer.
 apt-get install "${apt_opts[@]}" libelf-dev libssl-dev clang
