@@ -155,6 +155,10 @@ void aicc_policy_features(const struct aicc_flow *f,
 /* ------------------------------------------------------------------ */
 /* Envelope and watchdog                                                */
 
+#ifndef __KERNEL__
+void (*aicc_policy_observer)(const s16 *x);
+#endif
+
 unsigned int aicc_policy_round(struct aicc_flow *f,
 			       const struct aicc_model *m,
 			       const struct aicc_pol_in *in,
@@ -194,6 +198,10 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 		return ev;
 
 	aicc_policy_features(f, in, x);
+#ifndef __KERNEL__
+	if (aicc_policy_observer)
+		aicc_policy_observer(x);
+#endif
 	if (!aicc_model_eval(m, x, y))
 		return ev | AICC_EV_POL_RANGE;
 	*tscale = aicc_pol_scale_q16(y[AICC_MO_TARGET]);

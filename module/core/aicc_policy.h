@@ -90,6 +90,14 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 			       const struct aicc_pol_in *in,
 			       u32 *tscale, u32 *gscale);
 
+#ifndef __KERNEL__
+/*
+ * Userspace builds only (the trainer): called with the inputs of every
+ * round a model is about to evaluate, to learn their range.
+ */
+extern void (*aicc_policy_observer)(const s16 *x);
+#endif
+
 /* Watchdog: consecutive bad rounds under the model before it trips ... */
 #define AICC_POL_WD_ROUNDS	4
 /* ... and how many rounds the flow then stays with the classic law. */

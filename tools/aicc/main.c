@@ -18,6 +18,7 @@ bool opt_pretty;
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
+int cmd_model(int argc, char **argv);	/* model.c */
 
 static const struct cmd commands[] = {
 	{ "status", cmd_status, "",
@@ -38,6 +39,8 @@ static const struct cmd commands[] = {
 	  "choose which connections use aicc" },
 	{ "metrics", cmd_metrics, "",
 	  "counters, knobs and flow summaries for Prometheus" },
+	{ "model", cmd_model, "load FILE | show [FILE] | unload",
+	  "the learned policy's model" },
 	{ "version", cmd_version, "", "print the tool version" },
 	{ "help", cmd_help, "[VERB]", "this text, or help on one verb" },
 	{ NULL, NULL, NULL, NULL }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "aicc_policy.h"
 
 /* ---- Reno and DCTCP ---- */
 
@@ -337,6 +338,10 @@ static void aicc_count(struct sim *s, unsigned int ev)
 		s->r->cc_idle_resumes++;
 	if (ev & AICC_EV_IDLE_RESET)
 		s->r->cc_idle_resets++;
+	if (ev & AICC_EV_POL_EVAL)
+		s->r->cc_pol_evals++;
+	if (ev & (AICC_EV_POL_RANGE | AICC_EV_POL_HOLD))
+		s->r->cc_pol_classic++;
 }
 
 static void aicc_out(struct sim *s, struct flow *f)
@@ -360,6 +365,15 @@ static void aicc_sim_init(struct sim *s, struct flow *f)
 static void aicc_sim_ack(struct sim *s, struct flow *f,
 			 const struct aicc_sample *smp)
 {
+	const struct aicc_model *m = s->c->model;
+	struct aicc_sample ms;
+
+	if (m && (m->profiles & (1U << f->profile))) {
+		/* as the glue does: the model of the flow's profile */
+		ms = *smp;
+		ms.model = m;
+		smp = &ms;
+	}
 	aicc_count(s, aicc_on_ack(&f->cc.aicc, &s->params[f->profile], smp));
 	aicc_out(s, f);
 }

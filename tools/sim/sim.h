@@ -85,6 +85,8 @@ struct sim_config {
 	u32 trace_flows;
 	/* tests: a struct sim_cc_ops to use instead of cc's, NULL: none */
 	const void *cc_ops;
+	/* aicc: the learned policy (module/core/aicc_policy.h), NULL: none */
+	const struct aicc_model *model;
 };
 
 /* FCT size classes (payload bytes): [0,10K) [10K,100K) [100K,1M) [1M,inf) */
@@ -129,6 +131,8 @@ struct sim_result {
 	/* controller events (aicc: AICC_EV_*, others: their own cuts) */
 	u64 cc_delay_cuts, cc_ecn_cuts, cc_loss_cuts, cc_start_exits;
 	u64 cc_idle_resumes, cc_idle_resets;	/* aicc only */
+	u64 cc_pol_evals, cc_pol_classic;	/* aicc: policy rounds, and
+						 * rounds it fell back */
 	char err[160];
 };
 
