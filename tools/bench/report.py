@@ -620,6 +620,13 @@ def main(argv):
 
     rep = []
     plots_made = []
+    try:
+        src = dict(ln.split(None, 1) for ln in open(os.path.join(bdir, "source.txt"))
+                   if len(ln.split(None, 1)) == 2)
+        rep.append("Source: commit %s, module sources %s\n" % (
+            src.get("commit", "?").strip(), src.get("module", "?").strip()))
+    except OSError:
+        pass
     for kern, (tb, raw) in sorted(testbeds.items()):
         rep.append(testbed_tables(tb))
         rep.append("Targets (issue 8), testbed on %s, aicc profiles:\n" % kern)
