@@ -1,0 +1,431 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# roce_lib.sh: the Soft-RoCE (rdma_rxe) testbed of aicc's RDMA selftests
+# (source it; root, inside the VM rig only -- it changes routing rules and
+# sysctls of the initial network namespace).
+#
+# rdma_rxe only works in the initial network namespace, so both RoCE
+# endpoints live there, each on its own veth whose far end sits in a
+# "switch" namespace that holds the bottleneck:
+#
+#   initial namespace                  switch namespace (aicc-<id>-sw)
+#   +---------------------+           +-------------------------------+
+#   | rxe_a on ra         |           |                               |
+#   | ra 10.88.1.1 ---------------------- sa 10.88.1.254               |
+#   |   fd88:1::1         |           |   egress (to A): netem delay  |
+#   |                     |           |   ROCE_DELAY (the ACK path)   |
+#   | rxe_b on rb         |           |                               |
+#   | rb 10.88.2.1 ---------------------- sb 10.88.2.254               |
+#   |   fd88:2::1         |           |   egress (to B): htb at       |
+#   +---------------------+           |   ROCE_RATE, leaf red (step   |
+#                                     |   ECN marking at ROCE_ECN_K)  |
+#                                     +-------------------------------+
+#
+# Traffic from A to B must leave through ra and come back in on rb, so
+# the kernel's usual shortcut for local addresses is disabled by policy
+# routing: the "local" table is moved from preference 0 to 1000; packets
+# arriving on ra or rb are delivered locally (rules "iif ra/rb lookup
+# local", 100/101), and traffic to the other side's address takes a
+# per-destination table that routes it via the switch (200/201).
+# rp_filter is off and accept_local on (B receives packets whose source is
+# a local address of the same host); RPS sends each veth's receive path
+# to a single CPU (otherwise per-CPU backlogs reorder a queue pair and RC
+# go-back-N sees loss); neighbours are static (RED drops non-ECT ARP).
+#
+# Settings: ROCE_RATE (20mbit), ROCE_DELAY (2ms), ROCE_ECN_K (30000 bytes),
+# ROCE_LIMIT (400000 bytes), ROCE_MTU (1500).
+#
+# After roce_setup: ROCE_NS (switch namespace), ROCE_A / ROCE_B (IPv4),
+# ROCE_A6 / ROCE_B6 (IPv6), ROCE_DEV_A / ROCE_DEV_B (rxe devices), ROCE_TMP.
+# Helpers: roce_sw CMD..., roce_qstat FIELD, roce_qsample_start/stop/pct,
+# roce_ping_rtt COUNT, roce_rx_bytes, roce_bg CMD... (killed at cleanup),
+# roce_atexit CMD, roce_write_bw SECS [ARGS] (ib_write_bw A -> B in the
+# background), roce_rping COUNT, roce_gid_index DEV ADDR.
+
+ROCE_RATE=${ROCE_RATE:-20mbit}
+ROCE_DELAY=${ROCE_DELAY:-2ms}
+ROCE_ECN_K=${ROCE_ECN_K:-30000}
+ROCE_LIMIT=${ROCE_LIMIT:-400000}
+ROCE_MTU=${ROCE_MTU:-1500}
+
+ROCE_A=10.88.1.1
+ROCE_B=10.88.2.1
+ROCE_A6=fd88:1::1
+ROCE_B6=fd88:2::1
+ROCE_DEV_A=rxe_a
+ROCE_DEV_B=rxe_b
+ROCE_NS=
+ROCE_TMP=
+ROCE_BG_PIDS=()
+ROCE_ATEXIT=()
+ROCE_QSAMPLE_PID=
+ROCE_SYSCTL_SAVE=()
+ROCE_RATE_BPS=
+
+roce_err()
+{
+	echo "roce: $*" >&2
+}
+
+roce_sw()
+{
+	ip netns exec "$ROCE_NS" "$@"
+}
+
+roce_bg()
+{
+	"$@" &
+	ROCE_LAST_PID=$!
+	ROCE_BG_PIDS+=("$ROCE_LAST_PID")
+}
+
+roce_atexit()
+{
+	ROCE_ATEXIT+=("$*")
+}
+
+# roce_prereq: empty output if everything the testbed needs is present,
+# otherwise the reason (for ktap_skip_all).
+roce_prereq()
+{
+	local c
+
+	for c in ip tc rdma ethtool ping rping ib_write_bw modprobe; do
+		command -v "$c" > /dev/null 2>&1 || { echo "'$c' not installed"; return; }
+	done
+	modprobe -q rdma_rxe 2> /dev/null || { echo "no rdma_rxe module"; return; }
+	modprobe -q ib_uverbs 2> /dev/null
+	modprobe -q rdma_ucm 2> /dev/null || { echo "no rdma_ucm module"; return; }
+	[ -e /etc/libibverbs.d/rxe.driver ] || ls /usr/lib/*/libibverbs/librxe-* \
+		> /dev/null 2>&1 || { echo "no rxe verbs provider (ibverbs-providers)"; return; }
+}
+
+roce_sysctl()
+{
+	local k=$1 v=$2 old
+
+	old=$(sysctl -n "$k" 2> /dev/null) || return 1
+	ROCE_SYSCTL_SAVE+=("$k=$old")
+	sysctl -qw "$k=$v"
+}
+
+roce_cleanup()
+{
+	local i p kv
+
+	for ((i = ${#ROCE_ATEXIT[@]} - 1; i >= 0; i--)); do
+		eval "${ROCE_ATEXIT[i]}" > /dev/null 2>&1
+	done
+	ROCE_ATEXIT=()
+	roce_qsample_stop
+	for p in "${ROCE_BG_PIDS[@]}"; do
+		kill "$p" 2> /dev/null
+	done
+	for p in "${ROCE_BG_PIDS[@]}"; do
+		wait "$p" 2> /dev/null
+	done
+	ROCE_BG_PIDS=()
+	rdma link del "$ROCE_DEV_A" 2> /dev/null
+	rdma link del "$ROCE_DEV_B" 2> /dev/null
+	ip rule del pref 100 2> /dev/null
+	ip rule del pref 101 2> /dev/null
+	ip rule del pref 200 2> /dev/null
+	ip rule del pref 201 2> /dev/null
+	ip -6 rule del pref 100 2> /dev/null
+	ip -6 rule del pref 101 2> /dev/null
+	ip -6 rule del pref 200 2> /dev/null
+	ip -6 rule del pref 201 2> /dev/null
+	if ! ip rule show pref 0 | grep -q lookup; then
+		ip rule add pref 0 lookup local 2> /dev/null
+		ip rule del pref 1000 2> /dev/null
+	fi
+	if ! ip -6 rule show pref 0 | grep -q lookup; then
+		ip -6 rule add pref 0 lookup local 2> /dev/null
+		ip -6 rule del pref 1000 2> /dev/null
+	fi
+	ip route flush table 881 2> /dev/null
+	ip route flush table 882 2> /dev/null
+	ip -6 route flush table 881 2> /dev/null
+	ip -6 route flush table 882 2> /dev/null
+	ip link del ra 2> /dev/null
+	ip link del rb 2> /dev/null
+	if [ -n "$ROCE_NS" ]; then
+		ip netns pids "$ROCE_NS" 2> /dev/null | xargs -r kill -9 2> /dev/null
+		ip netns del "$ROCE_NS" 2> /dev/null
+	fi
+	ROCE_NS=
+	for ((i = ${#ROCE_SYSCTL_SAVE[@]} - 1; i >= 0; i--)); do
+		kv=${ROCE_SYSCTL_SAVE[i]}
+		sysctl -qw "$kv" 2> /dev/null
+	done
+	ROCE_SYSCTL_SAVE=()
+	[ -n "$ROCE_TMP" ] && rm -rf "$ROCE_TMP"
+	ROCE_TMP=
+}
+
+roce_rate_bps()
+{
+	awk -v r="$1" 'BEGIN {
+		n = r + 0; u = tolower(substr(r, length(n "") + 1));
+		m["bit"] = 1; m["kbit"] = 1e3; m["mbit"] = 1e6; m["gbit"] = 1e9;
+		if (!(u in m) || n <= 0) exit 1;
+		printf "%.0f\n", n * m[u];
+	}'
+}
+
+# The switch: forwarding, the bottleneck towards B, the delay towards A.
+roce_switch_qdiscs()
+{
+	local k=$ROCE_ECN_K burst hburst
+
+	burst=$((k / 1000 + 1))
+	hburst=$((ROCE_RATE_BPS / 8 * 16 / 1000))
+	[ "$hburst" -ge 3000 ] || hburst=3000
+	{
+		echo "qdisc add dev sb root handle 1: htb default 10"
+		echo "class add dev sb parent 1: classid 1:10 htb rate $ROCE_RATE" \
+			"ceil $ROCE_RATE burst $hburst cburst $hburst quantum 1514"
+		echo "qdisc add dev sb parent 1:10 handle 10: red limit $ROCE_LIMIT" \
+			"min $k max $((k + 1)) avpkt 1000 burst $burst probability 1.0" \
+			"bandwidth $ROCE_RATE ecn"
+		echo "qdisc add dev sa root netem delay $ROCE_DELAY limit 100000"
+	} | roce_sw tc -batch -
+}
+
+roce_setup()
+{
+	local d mac_a mac_b mac_sa mac_sb
+
+	[ "$(id -u)" -eq 0 ] || { roce_err "must run as root"; return 1; }
+	ROCE_RATE_BPS=$(roce_rate_bps "$ROCE_RATE") ||
+		{ roce_err "bad ROCE_RATE '$ROCE_RATE'"; return 1; }
+	ROCE_NS=aicc-$(printf '%x%04x' $$ $RANDOM)-sw
+	ROCE_TMP=$(mktemp -d /tmp/aicc-roce.XXXXXX)
+	trap roce_cleanup EXIT
+	trap 'exit 130' INT TERM
+
+	ip netns add "$ROCE_NS" || return 1
+	ip link add ra type veth peer name sa netns "$ROCE_NS" &&
+		ip link add rb type veth peer name sb netns "$ROCE_NS" ||
+		{ roce_err "cannot create the veth pairs"; return 1; }
+
+	roce_sysctl net.ipv4.conf.all.rp_filter 0
+	roce_sysctl net.ipv4.conf.default.rp_filter 0
+	roce_sysctl net.ipv4.conf.all.accept_local 1
+	for d in ra rb; do
+		sysctl -qw net.ipv4.conf.$d.rp_filter=0 net.ipv4.conf.$d.accept_local=1 \
+			net.ipv6.conf.$d.accept_dad=0 || return 1
+		ip link set $d mtu "$ROCE_MTU" || return 1
+		ethtool -K $d tso off gso off gro off > /dev/null 2>&1
+		echo 1 > /sys/class/net/$d/queues/rx-0/rps_cpus
+	done
+	ip addr add $ROCE_A/24 dev ra && ip addr add $ROCE_B/24 dev rb &&
+		ip addr add $ROCE_A6/64 dev ra nodad && ip addr add $ROCE_B6/64 dev rb nodad ||
+		{ roce_err "cannot address ra/rb"; return 1; }
+
+	roce_sw sh -c '
+		set -e
+		ip link set lo up
+		for d in sa sb; do
+			sysctl -qw net.ipv6.conf.$d.accept_dad=0
+			ip link set $d mtu "$1"
+			ethtool -K $d tso off gso off gro off > /dev/null 2>&1 || :
+			echo 1 > /sys/class/net/$d/queues/rx-0/rps_cpus
+		done
+		sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 \
+			net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+		ip addr add 10.88.1.254/24 dev sa
+		ip addr add 10.88.2.254/24 dev sb
+		ip addr add fd88:1::fe/64 dev sa nodad
+		ip addr add fd88:2::fe/64 dev sb nodad
+		ip link set sa up
+		ip link set sb up' sh "$ROCE_MTU" ||
+		{ roce_err "cannot set up the switch namespace"; return 1; }
+	ip link set ra up && ip link set rb up || return 1
+	roce_switch_qdiscs || { roce_err "cannot set up the switch qdiscs"; return 1; }
+
+	# Static neighbours on both sides.
+	mac_a=$(cat /sys/class/net/ra/address)
+	mac_b=$(cat /sys/class/net/rb/address)
+	mac_sa=$(roce_sw cat /sys/class/net/sa/address)
+	mac_sb=$(roce_sw cat /sys/class/net/sb/address)
+	ip neigh replace 10.88.1.254 lladdr "$mac_sa" dev ra nud permanent &&
+		ip neigh replace 10.88.2.254 lladdr "$mac_sb" dev rb nud permanent &&
+		ip neigh replace fd88:1::fe lladdr "$mac_sa" dev ra nud permanent &&
+		ip neigh replace fd88:2::fe lladdr "$mac_sb" dev rb nud permanent &&
+		roce_sw ip neigh replace $ROCE_A lladdr "$mac_a" dev sa nud permanent &&
+		roce_sw ip neigh replace $ROCE_B lladdr "$mac_b" dev sb nud permanent &&
+		roce_sw ip neigh replace $ROCE_A6 lladdr "$mac_a" dev sa nud permanent &&
+		roce_sw ip neigh replace $ROCE_B6 lladdr "$mac_b" dev sb nud permanent ||
+		{ roce_err "cannot add static neighbours"; return 1; }
+
+	# Policy routing: A <-> B through the switch.
+	ip route add $ROCE_B via 10.88.1.254 dev ra src $ROCE_A table 881 &&
+		ip route add $ROCE_A via 10.88.2.254 dev rb src $ROCE_B table 882 &&
+		ip -6 route add $ROCE_B6 via fd88:1::fe dev ra src $ROCE_A6 table 881 &&
+		ip -6 route add $ROCE_A6 via fd88:2::fe dev rb src $ROCE_B6 table 882 ||
+		{ roce_err "cannot add the per-destination tables"; return 1; }
+	ip rule add pref 1000 lookup local && ip rule del pref 0 &&
+		ip rule add pref 100 iif ra lookup local &&
+		ip rule add pref 101 iif rb lookup local &&
+		ip rule add pref 200 to $ROCE_B lookup 881 &&
+		ip rule add pref 201 to $ROCE_A lookup 882 ||
+		{ roce_err "cannot install the IPv4 rules"; return 1; }
+	ip -6 rule add pref 1000 lookup local && ip -6 rule del pref 0 &&
+		ip -6 rule add pref 100 iif ra lookup local &&
+		ip -6 rule add pref 101 iif rb lookup local &&
+		ip -6 rule add pref 200 to $ROCE_B6 lookup 881 &&
+		ip -6 rule add pref 201 to $ROCE_A6 lookup 882 ||
+		{ roce_err "cannot install the IPv6 rules"; return 1; }
+	ip route flush cache 2> /dev/null
+
+	ping -q -c 1 -W 3 -I $ROCE_A $ROCE_B > /dev/null 2>&1 ||
+		ping -q -c 1 -W 5 -I $ROCE_A $ROCE_B > /dev/null 2>&1 ||
+		{ roce_err "A cannot reach B through the switch"; return 1; }
+
+	rdma link add $ROCE_DEV_A type rxe netdev ra &&
+		rdma link add $ROCE_DEV_B type rxe netdev rb ||
+		{ roce_err "cannot create the rxe devices"; return 1; }
+	roce_atexit "rdma link del $ROCE_DEV_A; rdma link del $ROCE_DEV_B"
+}
+
+# roce_gid_index DEV ADDR: the GID table index of ADDR (IPv4 or IPv6) on
+# DEV, from sysfs.
+roce_gid_index()
+{
+	local dev=$1 addr=$2 want f i g
+
+	if [ "${addr#*:}" = "$addr" ]; then
+		want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+			$(echo "$addr" | tr . ' '))
+	else
+		want=$(python3 -c 'import ipaddress, sys
+e = ipaddress.ip_address(sys.argv[1]).exploded
+print(e)' "$addr" 2> /dev/null)
+	fi
+	for f in /sys/class/infiniband/$dev/ports/1/gids/*; do
+		i=${f##*/}
+		g=$(cat "$f" 2> /dev/null) || continue
+		[ "$g" = "$want" ] && { echo "$i"; return 0; }
+	done
+	return 1
+}
+
+# roce_qstat FIELD: counters of the bottleneck's red leaf: sent_bytes
+# sent_pkts drops marks backlog_bytes backlog_pkts.
+roce_qstat()
+{
+	roce_sw tc -s qdisc show dev sb | awk -v want="$1" '
+		/^qdisc / { leaf = ($3 == "10:") }
+		!leaf { next }
+		/ Sent / {
+			v["sent_bytes"] = $2; v["sent_pkts"] = $4;
+			d = $7; gsub(/[^0-9]/, "", d); v["drops"] = d;
+		}
+		/ backlog / {
+			b = $2; sub(/b$/, "", b);
+			if (b ~ /K$/) { sub(/K$/, "", b); b *= 1000 }
+			if (b ~ /M$/) { sub(/M$/, "", b); b *= 1000000 }
+			v["backlog_bytes"] = b;
+			p = $3; sub(/p$/, "", p); v["backlog_pkts"] = p;
+		}
+		{
+			for (i = 1; i < NF; i++)
+				if ($i == "marked")
+					v["marks"] += $(i + 1);
+		}
+		END {
+			if (!(want in v)) v[want] = 0;
+			print v[want];
+		}'
+}
+
+# roce_qsample_start [MS]: sample the bottleneck backlog (bytes) every MS
+# milliseconds (default 50) into $ROCE_TMP/qsample until roce_qsample_stop.
+roce_qsample_start()
+{
+	local s
+
+	s=$(awk -v m="${1:-50}" 'BEGIN { printf "%.3f", m / 1000 }')
+	: > "$ROCE_TMP/qsample"
+	ip netns exec "$ROCE_NS" bash -c '
+		while :; do
+			tc -s qdisc show dev sb | awk "
+				/^qdisc / { leaf = (\$3 == \"10:\") }
+				leaf && / backlog / {
+					b = \$2; sub(/b\$/, \"\", b);
+					if (b ~ /K\$/) { sub(/K\$/, \"\", b); b *= 1000 }
+					if (b ~ /M\$/) { sub(/M\$/, \"\", b); b *= 1000000 }
+					print b; exit
+				}"
+			sleep "$1"
+		done' sh "$s" >> "$ROCE_TMP/qsample" 2> /dev/null &
+	ROCE_QSAMPLE_PID=$!
+}
+
+roce_qsample_stop()
+{
+	[ -n "$ROCE_QSAMPLE_PID" ] || return 0
+	kill "$ROCE_QSAMPLE_PID" 2> /dev/null
+	wait "$ROCE_QSAMPLE_PID" 2> /dev/null
+	ROCE_QSAMPLE_PID=
+}
+
+# roce_qsample_pct P: P-th percentile of the sampled backlog (bytes).
+roce_qsample_pct()
+{
+	sort -n "$ROCE_TMP/qsample" | awk -v p="$1" '
+		{ v[NR] = $1 }
+		END {
+			if (NR == 0) exit 1;
+			i = int((p / 100) * NR + 0.999999); if (i < 1) i = 1;
+			if (i > NR) i = NR;
+			print v[i];
+		}'
+}
+
+# roce_ping_rtt COUNT: "min avg max" ms of pings A -> B through the switch.
+roce_ping_rtt()
+{
+	ping -q -c "${1:-5}" -i 0.2 -W 2 -I $ROCE_A $ROCE_B 2> /dev/null |
+		awk -F'[/= ]+' '/^(rtt|round-trip)/ { print $6, $7, $8 }'
+}
+
+roce_rx_bytes()
+{
+	cat /sys/class/net/rb/statistics/rx_bytes
+}
+
+# roce_write_bw PORT SECS [EXTRA ARGS]: an ib_write_bw server on B and a
+# client on A for about SECS seconds, both in the background; logs in
+# $ROCE_TMP/wbw-PORT-{srv,cli}.log.  The client's pid is $ROCE_LAST_PID.
+roce_write_bw()
+{
+	local port=$1 secs=$2 gid_a gid_b
+	shift 2
+
+	gid_a=$(roce_gid_index $ROCE_DEV_A $ROCE_A) || gid_a=1
+	gid_b=$(roce_gid_index $ROCE_DEV_B $ROCE_B) || gid_b=1
+	roce_bg ib_write_bw -d $ROCE_DEV_B -x "$gid_b" -u 17 -p "$port" -D "$secs" -F \
+		"$@" > "$ROCE_TMP/wbw-$port-srv.log" 2>&1
+	sleep 1
+	roce_bg ib_write_bw -d $ROCE_DEV_A -x "$gid_a" -u 17 -p "$port" -D "$secs" -F \
+		"$@" $ROCE_B > "$ROCE_TMP/wbw-$port-cli.log" 2>&1
+}
+
+# roce_rping COUNT: rping from A to B (rdma_cm over RoCEv2), COUNT
+# verified ping-pongs; status 0 when all of them came back.
+roce_rping()
+{
+	local n=${1:-10} srv rc
+
+	rping -s -a $ROCE_B -C "$n" -S 1024 > "$ROCE_TMP/rping-srv.log" 2>&1 &
+	srv=$!
+	sleep 1
+	timeout 60 rping -c -a $ROCE_B -I $ROCE_A -C "$n" -S 1024 -V \
+		> "$ROCE_TMP/rping-cli.log" 2>&1
+	rc=$?
+	timeout 10 tail --pid=$srv -f /dev/null 2> /dev/null || kill $srv 2> /dev/null
+	wait $srv 2> /dev/null
+	return $rc
+}
