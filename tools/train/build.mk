@@ -48,3 +48,28 @@ train: $(BUILD)/aicc-train
 check-train: $(BUILD)/aicc-train $(BUILD)/aicc $(BUILD)/aicc-mkfake
 	AICC_TRAIN=$(BUILD)/aicc-train AICC=$(BUILD)/aicc \
 	AICC_MKFAKE=$(BUILD)/aicc-mkfake bash tools/train/test-model-tool.sh
+
+# The model-blob parser under libFuzzer (tools/fuzz/fuzz_model.c), run by
+# tools/fuzz/run.sh like the other harnesses; FUZZ_CC, FUZZ_CFLAGS and
+# FUZZ_TIME come from tools/fuzz/build.mk.
+CHECK_UNIT += check-fuzz-model
+
+.PHONY: check-fuzz-model
+
+$(BUILD)/fuzz/fuzz_model: tools/fuzz/fuzz_model.c module/core/aicc_model.c \
+		module/core/aicc_policy.c module/core/aicc_core.c $(CORE_HDRS) \
+		uapi/aicc_model.h tools/train/build.mk
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_model.c \
+		module/core/aicc_model.c module/core/aicc_policy.c \
+		module/core/aicc_core.c module/core/aicc_tables.c
+
+check-fuzz-model:
+	@if bash tools/fuzz/run.sh --probe $(FUZZ_CC); then \
+		$(MAKE) -s $(BUILD)/fuzz/fuzz_model && \
+		bash tools/fuzz/run.sh --build $(BUILD) --time $(FUZZ_TIME) \
+			fuzz_model; \
+	else \
+		echo "TAP version 13"; \
+		echo "1..0 # SKIP $(FUZZ_CC) with libFuzzer not installed (scripts/install-deps.sh)"; \
+	fi

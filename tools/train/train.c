@@ -6,6 +6,9 @@
  *   aicc-train --eval MODEL [options]  only the comparison (ablation)
  *   aicc-train --identity -o MODEL     a model whose outputs are all 0:
  *                                      it scales nothing (tests)
+ *   aicc-train --identity --out-of-range -o MODEL
+ *                                      ... trained on no input at all:
+ *                                      every round falls back (tests)
  *
  * Method: evolution strategy over the network's weights -- an isotropic
  * (mu/mu_w, lambda)-ES with antithetic sampling and cumulative step-size
@@ -65,6 +68,7 @@ static void out(const char *fmt, ...)
 		va_start(ap, fmt);
 		vfprintf(logf_, fmt, ap);
 		va_end(ap);
+		fflush(logf_);
 	}
 	fflush(stdout);
 }
@@ -216,8 +220,11 @@ static double run_set(const struct tune_set *set, const u32 *knobs,
 	return r->ev.obj;
 }
 
-/* per-case policy counters: one run per case (for the report only) */
-static void case_policy(const struct tune_set *set, int i, const u32 *knobs,
+/*
+ * Per-case policy counters: one run per case (for the report only).
+ * Returns false if the model had no round to decide.
+ */
+static bool case_policy(const struct tune_set *set, int i, const u32 *knobs,
 			const struct aicc_model *m, double *share,
 			double *fallback)
 {
@@ -236,13 +243,12 @@ static void case_policy(const struct tune_set *set, int i, const u32 *knobs,
 	c.model = m;
 	memset(&r, 0, sizeof(r));
 	*share = *fallback = 0;
-	if (sim_run(&c, &r))
-		return;
-	if (r.cc_pol_evals + r.cc_pol_classic) {
-		*share = (double)r.cc_pol_evals /
-			 (double)(r.cc_pol_evals + r.cc_pol_classic);
-		*fallback = 1 - *share;
-	}
+	if (sim_run(&c, &r) || !(r.cc_pol_evals + r.cc_pol_classic))
+		return false;
+	*share = (double)r.cc_pol_evals /
+		 (double)(r.cc_pol_evals + r.cc_pol_classic);
+	*fallback = 1 - *share;
+	return true;
 }
 
 /* ---- input range ---- */
@@ -390,10 +396,16 @@ static void compare(const struct tune_set *set, const char *title,
 	for (i = 0; i < set->n; i++) {
 		double share, fb;
 
-		case_policy(set, i, knobs, m, &share, &fb);
-		out("%-34s %5.3g %9.3f %9.3f %6.0f%% %7.0f%%\n",
+		char ps[16] = "-", fs[16] = "-";
+
+		/* '-': the model had no round to decide (not tracking) */
+		if (case_policy(set, i, knobs, m, &share, &fb)) {
+			snprintf(ps, sizeof(ps), "%.0f%%", share * 100);
+			snprintf(fs, sizeof(fs), "%.0f%%", fb * 100);
+		}
+		out("%-34s %5.3g %9.3f %9.3f %7s %8s\n",
 		    set->c[i].name, set->c[i].weight, rc.ev.cobj[i],
-		    rm.ev.cobj[i], share * 100, fb * 100);
+		    rm.ev.cobj[i], ps, fs);
 		if (rm.ev.cobj[i] > rc.ev.cobj[i] * 1.05 + 0.01)
 			(*worse)++;
 	}
@@ -434,7 +446,7 @@ static void usage(void)
 {
 	printf("usage: " PROG " [options] -o MODEL\n"
 	       "       " PROG " --eval MODEL [options]\n"
-	       "       " PROG " --identity -o MODEL\n"
+	       "       " PROG " --identity [--out-of-range] -o MODEL\n"
 	       "  --profile NAME      profile to train for (aicc)\n"
 	       "  --knobs FILE        classic knobs (aicc-tune profile file;\n"
 	       "                      default tools/tune/results/PROFILE.conf)\n"
@@ -467,6 +479,7 @@ int main(int argc, char **argv)
 		{ "seed", 1, NULL, 'S' }, { "quick", 0, NULL, 'q' },
 		{ "log", 1, NULL, 'L' }, { "name", 1, NULL, 'n' },
 		{ "eval", 1, NULL, 'e' }, { "identity", 0, NULL, 'I' },
+		{ "out-of-range", 0, NULL, 'R' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *profile_name = "aicc", *knobs_file = NULL, *outf = NULL;
@@ -474,7 +487,7 @@ int main(int argc, char **argv)
 	int nh = 8, gens = 60, lambda = 16, profile, o, g, k, d;
 	double sigma0 = 0.1, f[MAX_LAMBDA], best_f, x[MAX_DIM];
 	double best_x[MAX_DIM];
-	bool quick = false, identity = false;
+	bool quick = false, identity = false, oor = false;
 	u64 seed = 1;
 	u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS], defaults[AICC_NR_KNOBS];
 	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
@@ -508,6 +521,7 @@ int main(int argc, char **argv)
 		case 'n': name = optarg; break;
 		case 'e': evalf = optarg; break;
 		case 'I': identity = true; break;
+		case 'R': oor = true; break;
 		case 'o': outf = optarg; break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
@@ -530,7 +544,12 @@ int main(int argc, char **argv)
 		memset(x, 0, sizeof(x));
 		quantise(x, nh, profile, &m);
 		m.profiles = 7;
-		strcpy(m.name, "identity");
+		strcpy(m.name, oor ? "out-of-range" : "identity");
+		if (oor) {
+			/* queueing delay is never below -8 x target */
+			m.in_min[AICC_MI_QDELAY] = -32768;
+			m.in_max[AICC_MI_QDELAY] = -32768;
+		}
 		write_model(&m, outf);
 		return 0;
 	}

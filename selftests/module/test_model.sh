@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The learned policy's model in the kernel (Documentation/learned-policy.rst):
+# no model at load; 'aicc model load|show|unload' through
+# /sys/kernel/aicc/model; malformed blobs (checksum, truncated, bad magic,
+# written in pieces) and non-root writes are rejected with the old model
+# kept; models swapped and unloaded many times while a flow runs; the
+# fallback counters: rounds out of the trained range, watchdog trips under
+# heavy loss.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/ktap.sh"
+
+ktap_require_root
+ktap_require ip insmod rmmod tc setpriv cmp
+kver=$(uname -r)
+ko=$top/build/$kver/tcp_aicc.ko
+gen=$top/build/aiccgen
+aicc=$top/build/aicc
+train=$top/build/aicc-train
+trained=$top/tools/train/results/aicc.model
+sys=/sys/kernel/aicc
+[ -f "$ko" ] || ktap_skip_all "no module built for $kver"
+for b in "$gen" "$aicc" "$train"; do
+	[ -x "$b" ] || ktap_skip_all "not built: $b"
+done
+[ -f "$trained" ] || ktap_skip_all "no trained model ($trained)"
+
+ktap_plan 13
+ns=aicc-model-$$
+port=5402
+srv=
+tmp=$(mktemp -d)
+cleanup()
+{
+	[ -n "$srv" ] && kill "$srv" 2>/dev/null
+	wait 2>/dev/null
+	ip netns del "$ns-a" 2>/dev/null
+	ip netns del "$ns-b" 2>/dev/null
+	rm -rf "$tmp"
+	sleep 1
+	rmmod tcp_aicc 2>/dev/null
+}
+trap cleanup EXIT
+
+rmmod tcp_aicc 2>/dev/null
+insmod "$ko" || ktap_skip_all "insmod failed"
+
+"$train" --identity -o "$tmp/id.model" || exit 1
+"$train" --identity --out-of-range -o "$tmp/oor.model" || exit 1
+stat_() { cat "$sys/aicc/stats/$1"; }
+
+# ---- the interface, no traffic
+
+modes=$(stat -c '%a' $sys/model $sys/model_unload)
+n=$(wc -c < $sys/model)
+ktap_expect "no model at load; model 0644, model_unload 0200" \
+	"$n-$(echo $modes | tr ' ' -) = 0-644-200" "bytes $n, modes $modes"
+
+"$aicc" model load "$trained" > /dev/null
+ktap_expect "load: read back byte for byte, model_loads 1" \
+	"$(cmp -s "$trained" $sys/model && echo y)-$(cat $sys/model_loads) = y-1"
+
+# malformed blobs written straight to the kernel (the tool would refuse)
+cp "$tmp/id.model" "$tmp/crc.model"
+printf '\x55' | dd of="$tmp/crc.model" bs=1 seek=130 conv=notrunc 2>/dev/null
+head -c 150 "$tmp/id.model" > "$tmp/short.model"
+cp "$tmp/id.model" "$tmp/magic.model"
+printf 'XXXX' | dd of="$tmp/magic.model" bs=1 seek=0 conv=notrunc 2>/dev/null
+bad=0
+for f in crc short magic; do
+	cat "$tmp/$f.model" > $sys/model 2>/dev/null && bad=$((bad + 1))
+done
+# the whole blob, but in two writes
+dd if="$tmp/id.model" of=$sys/model bs=128 2>/dev/null && bad=$((bad + 1))
+rej=$(cat $sys/model_rejects)
+ktap_expect "malformed blobs rejected, counted in model_rejects" \
+	"$bad-$rej -eq 0-4" "accepted $bad, model_rejects $rej"
+ktap_expect "the old model stays after rejected blobs" \
+	"$(cmp -s "$trained" $sys/model && echo y)-$(cat $sys/model_loads) = y-1"
+dmesg | grep -q 'model rejected: checksum mismatch'
+ktap_expect "the kernel log names the problem" "$? -eq 0"
+
+setpriv --reuid 65534 --regid 65534 --clear-groups \
+	sh -c "cat '$tmp/id.model' > $sys/model" 2>/dev/null
+rc=$?
+ktap_expect "a non-root user cannot load a model" \
+	"$rc -ne 0 -a $(cat $sys/model_loads) -eq 1" "exit $rc"
+
+out=$("$aicc" model show 2>&1)
+ktap_expect "aicc model show names the model" \
+	"$(grep -c "name: *aicc-s" <<< "$out") -eq 1" "$out"
+"$aicc" model unload > /dev/null
+n=$(wc -c < $sys/model)
+ktap_expect "unload: no model" "$n -eq 0"
+
+# ---- traffic: a -> b over veth, 2 ms RTT
+ip netns add "$ns-a" && ip netns add "$ns-b"
+ip link add va netns "$ns-a" type veth peer name vb netns "$ns-b"
+ip -n "$ns-a" addr add 10.97.0.1/24 dev va
+ip -n "$ns-b" addr add 10.97.0.2/24 dev vb
+for l in "a va" "b vb"; do
+	set -- $l
+	ip -n "$ns-$1" link set lo up
+	ip -n "$ns-$1" link set "$2" up
+done
+tc -n "$ns-b" qdisc add dev vb root netem delay 2ms
+ip netns exec "$ns-b" "$gen" server -p $port > /dev/null 2>&1 &
+srv=$!
+sleep 1
+
+flow()	# SECONDS
+{
+	ip netns exec "$ns-a" timeout 40 "$gen" bulk -c 10.97.0.2 -p $port \
+		-n 1 -t "$1" --cc aicc > /dev/null 2>&1
+}
+
+e0=$(stat_ policy_evals)
+flow 2
+e1=$(stat_ policy_evals)
+ktap_expect "no model: the policy never runs" "$e1 -eq $e0" "evals $e0 -> $e1"
+
+# swap models (and unload) every 100 ms while a 5 s flow runs
+flow 5 &
+fpid=$!
+swaps=0
+while kill -0 $fpid 2>/dev/null; do
+	case $((swaps % 3)) in
+	0) cat "$trained" > $sys/model ;;
+	1) cat "$tmp/id.model" > $sys/model ;;
+	2) echo 1 > $sys/model_unload ;;
+	esac
+	swaps=$((swaps + 1))
+	sleep 0.1
+done
+wait $fpid
+frc=$?
+e2=$(stat_ policy_evals)
+ktap_expect "models swapped $swaps times under traffic; the flow completes" \
+	"$frc -eq 0 -a $swaps -ge 10" "flow exit $frc, $swaps swaps"
+ktap_expect "the policy drove rounds" "$e2 -gt $e1" "evals $e1 -> $e2"
+
+cat "$tmp/oor.model" > $sys/model
+r0=$(stat_ policy_out_of_range)
+e3=$(stat_ policy_evals)
+flow 2
+r1=$(stat_ policy_out_of_range)
+e4=$(stat_ policy_evals)
+ktap_expect "inputs out of range: classic rounds counted, none evaluated" \
+	"$r1 -gt $r0 -a $e4 -eq $e3" "out_of_range $r0 -> $r1, evals $e3 -> $e4"
+
+# heavy loss under the model: the watchdog hands flows back to classic
+cat "$tmp/id.model" > $sys/model
+tc -n "$ns-b" qdisc change dev vb root netem delay 2ms loss 20%
+w0=$(stat_ policy_watchdog_trips)
+h0=$(stat_ policy_held_rounds)
+flow 3
+w1=$(stat_ policy_watchdog_trips)
+h1=$(stat_ policy_held_rounds)
+ktap_expect "20% loss: watchdog trips and held rounds counted" \
+	"$w1 -gt $w0 -a $h1 -gt $h0" \
+	"trips $w0 -> $w1, held $h0 -> $h1"
+echo 1 > $sys/model_unload
+
+ktap_finish
