@@ -19,6 +19,7 @@ bool opt_pretty;
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 int cmd_model(int argc, char **argv);	/* model.c */
+int cmd_rdma(int argc, char **argv);	/* rdma.c */
 
 static const struct cmd commands[] = {
 	{ "status", cmd_status, "",
@@ -41,6 +42,8 @@ static const struct cmd commands[] = {
 	  "counters, knobs and flow summaries for Prometheus" },
 	{ "model", cmd_model, "load FILE | show [FILE] | unload",
 	  "the learned policy's model" },
+	{ "rdma", cmd_rdma, "show | set KNOB=VALUE ... | flows | export --format mlx5 [-o FILE]",
+	  "RoCEv2 congestion control (aicc_roce)" },
 	{ "version", cmd_version, "", "print the tool version" },
 	{ "help", cmd_help, "[VERB]", "this text, or help on one verb" },
 	{ NULL, NULL, NULL, NULL }

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc rdma: the RoCEv2 congestion control of aicc_roce.ko.
+ *
+ *   aicc rdma show                 knobs (value, unit, range) and counters
+ *   aicc rdma set KNOB=VALUE ...   all of them or none (checked first)
+ *   aicc rdma flows                per-flow telemetry (the flows file)
+ *   aicc rdma export --format mlx5 [-o FILE] [--defaults]
+ *                                  the rp_ and np_ knobs as a script for a
+ *                                  ConnectX NIC's debugfs cc_params; only
+ *                                  written, never applied
+ *
+ * Sysfs: $AICC_SYSFS/roce (default /sys/kernel/aicc/roce).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <sys/stat.h>
+
+#include "aicc_tool.h"
+#include "aicc_roce.h"
+
+static const char *const roce_unit_name[] = {
+	[AICC_RU_BOOL] = "bool",
+	[AICC_RU_ENUM] = "enum",
+	[AICC_RU_MBPS] = "Mbit/s",
+	[AICC_RU_US] = "us",
+	[AICC_RU_MS] = "ms",
+	[AICC_RU_BYTES] = "bytes",
+	[AICC_RU_PERCENT] = "%",
+	[AICC_RU_Q10] = "1/1024",
+	[AICC_RU_COUNT] = "",
+};
+
+static void roce_dir(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/roce", sysfs_root());
+}
+
+static int roce_require(void)
+{
+	char d[512];
+	struct stat st;
+
+	roce_dir(d, sizeof(d));
+	if (!stat(d, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	err("aicc_roce module not loaded (no %s; try 'modprobe aicc_roce')", d);
+	return -1;
+}
+
+static int roce_knob_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
+		if (!strcmp(aicc_roce_knob_desc[i].name, name))
+			return i;
+	return -1;
+}
+
+static int roce_read_knob(int i, uint64_t *v)
+{
+	char p[600], d[512];
+
+	roce_dir(d, sizeof(d));
+	snprintf(p, sizeof(p), "%s/%s", d, aicc_roce_knob_desc[i].name);
+	return read_u64_file(p, v);
+}
+
+static int rdma_show(int argc, char **argv)
+{
+	char d[512], p[600];
+	uint64_t v;
+	int i, r;
+
+	if (argc > 1) {
+		err("rdma show: unexpected argument '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (roce_require())
+		return 1;
+	roce_dir(d, sizeof(d));
+	if (opt_json)
+		json_open_obj(NULL);
+	if (opt_json)
+		json_open_obj("knobs");
+	else
+		printf("%-30s %12s  %-7s %s\n", "knob", "value", "unit", "range");
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		const struct aicc_roce_knob_desc *k = &aicc_roce_knob_desc[i];
+
+		r = roce_read_knob(i, &v);
+		if (r) {
+			err("cannot read %s/%s: %s", d, k->name, errno_words(-r));
+			return 1;
+		}
+		if (opt_json)
+			json_u64(k->name, v);
+		else
+			printf("%-30s %12llu  %-7s %u..%u\n", k->name,
+			       (unsigned long long)v, roce_unit_name[k->unit],
+			       k->min, k->max);
+	}
+	if (opt_json) {
+		json_close_obj();
+		json_open_obj("stats");
+	} else {
+		printf("\ncounters:\n");
+	}
+	for (i = 0; i < AICC_ROCE_NR_STATS; i++) {
+		snprintf(p, sizeof(p), "%s/stats/%s", d, aicc_roce_stat_desc[i].name);
+		if (read_u64_file(p, &v))
+			continue;
+		if (opt_json)
+			json_u64(aicc_roce_stat_desc[i].name, v);
+		else
+			printf("  %-14s %llu\n", aicc_roce_stat_desc[i].name,
+			       (unsigned long long)v);
+	}
+	if (opt_json) {
+		json_close_obj();
+		json_close_obj();
+		json_end();
+	}
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static int rdma_set(int argc, char **argv)
+{
+	int idx[AICC_ROCE_NR_KNOBS];
+	uint64_t val[AICC_ROCE_NR_KNOBS];
+	char d[512], p[600];
+	int i, n = argc - 1, r;
+
+	if (n < 1) {
+		err("rdma set: expected KNOB=VALUE ...");
+		return EXIT_USAGE;
+	}
+	if (n > AICC_ROCE_NR_KNOBS) {
+		err("rdma set: too many assignments (%d)", n);
+		return EXIT_USAGE;
+	}
+	/* check everything before writing anything */
+	for (i = 0; i < n; i++) {
+		char name[64];
+		const char *eq = strchr(argv[i + 1], '=');
+		const struct aicc_roce_knob_desc *k;
+		size_t l;
+
+		if (!eq) {
+			err("rdma set: '%s' is not KNOB=VALUE", argv[i + 1]);
+			return EXIT_USAGE;
+		}
+		l = (size_t)(eq - argv[i + 1]);
+		if (l >= sizeof(name))
+			l = sizeof(name) - 1;
+		memcpy(name, argv[i + 1], l);
+		name[l] = 0;
+		idx[i] = roce_knob_index(name);
+		if (idx[i] < 0) {
+			err("rdma set: unknown knob '%s' (see 'aicc rdma show')", name);
+			return EXIT_USAGE;
+		}
+		k = &aicc_roce_knob_desc[idx[i]];
+		if (parse_u64(eq + 1, &val[i]) || val[i] < k->min || val[i] > k->max) {
+			err("rdma set: %s=%s: must be an integer in %u..%u %s",
+			    name, eq + 1, k->min, k->max, roce_unit_name[k->unit]);
+			return EXIT_USAGE;
+		}
+	}
+	if (roce_require())
+		return 1;
+	roce_dir(d, sizeof(d));
+	for (i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "%s/%s", d, aicc_roce_knob_desc[idx[i]].name);
+		r = write_u64_file(p, val[i]);
+		if (r) {
+			err("cannot write %s: %s", p, errno_words(-r));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void fmt_addr(const uint8_t *a, int family, char *buf, size_t len)
+{
+	if (family == 4)
+		inet_ntop(AF_INET, a + 12, buf, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
+}
+
+static int rdma_flows(int argc, char **argv)
+{
+	struct aicc_roce_flow_rec rec;
+	char d[512], p[600], la[64], ra[64];
+	unsigned int n = 0;
+	FILE *f;
+
+	if (argc > 1) {
+		err("rdma flows: unexpected argument '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (roce_require())
+		return 1;
+	roce_dir(d, sizeof(d));
+	snprintf(p, sizeof(p), "%s/%s", d, AICC_ROCE_FLOWS_FILE);
+	f = fopen(p, "rb");
+	if (!f) {
+		err("cannot open %s: %s", p, errno_words(errno));
+		return 1;
+	}
+	if (opt_json)
+		json_open_arr(NULL);
+	else
+		printf("%-15s %-15s %5s %6s %6s %7s %7s %8s %8s %5s %5s %5s %10s %10s %5s\n",
+		       "local", "remote", "sport", "lqp", "pqp", "algo", "tx",
+		       "rx", "ce", "cnp_s", "cnp_r", "cuts", "rate", "target",
+		       "alpha");
+	while (fread(&rec, sizeof(rec), 1, f) == 1) {
+		char r1[32], r2[32];
+
+		if (!rec.valid)
+			continue;
+		n++;
+		fmt_addr(rec.laddr, rec.family, la, sizeof(la));
+		fmt_addr(rec.raddr, rec.family, ra, sizeof(ra));
+		if (opt_json) {
+			json_open_obj(NULL);
+			json_str("local", la);
+			json_str("remote", ra);
+			json_u64("family", rec.family);
+			json_u64("sport", rec.sport);
+			json_u64("local_qpn", rec.local_qpn);
+			json_u64("peer_qpn", rec.peer_qpn);
+			json_str("algo", rec.algo < AICC_ROCE_NR_ALGOS ?
+				 aicc_roce_algo_name[rec.algo] : "?");
+			json_u64("tx_pkts", rec.tx_pkts);
+			json_u64("tx_bytes", rec.tx_bytes);
+			json_u64("rx_pkts", rec.rx_pkts);
+			json_u64("rx_bytes", rec.rx_bytes);
+			json_u64("ce_seen", rec.ce_seen);
+			json_u64("cnp_sent", rec.cnp_sent);
+			json_u64("cnp_rcvd", rec.cnp_rcvd);
+			json_u64("cuts", rec.cuts);
+			json_u64("rate_bps", rec.rate_bps);
+			json_u64("target_bps", rec.target_bps);
+			json_u64("alpha", rec.alpha);
+			json_u64("rtt_us", rec.rtt_us);
+			json_u64("idle_ms", rec.idle_ms);
+			json_close_obj();
+		} else {
+			format_rate_bps((double)rec.rate_bps, r1, sizeof(r1));
+			format_rate_bps((double)rec.target_bps, r2, sizeof(r2));
+			printf("%-15s %-15s %5u %6u %6u %7s %7llu %8llu %8llu %5llu %5llu %5llu %10s %10s %5u\n",
+			       la, ra, rec.sport, rec.local_qpn, rec.peer_qpn,
+			       rec.algo < AICC_ROCE_NR_ALGOS ?
+			       aicc_roce_algo_name[rec.algo] : "?",
+			       (unsigned long long)rec.tx_pkts,
+			       (unsigned long long)rec.rx_pkts,
+			       (unsigned long long)rec.ce_seen,
+			       (unsigned long long)rec.cnp_sent,
+			       (unsigned long long)rec.cnp_rcvd,
+			       (unsigned long long)rec.cuts, r1, r2, rec.alpha);
+		}
+	}
+	fclose(f);
+	if (opt_json) {
+		json_close_arr();
+		json_end();
+	} else if (!n) {
+		printf("(no flows)\n");
+	}
+	return 0;
+}
+
+/* The knobs that exist in mlx5's cc_params, under the same names. */
+static bool is_mlx5_knob(const char *name)
+{
+	return !strncmp(name, "rp_", 3) ||
+	       !strcmp(name, "np_min_time_between_cnps") ||
+	       !strcmp(name, "np_cnp_dscp") || !strcmp(name, "np_cnp_prio");
+}
+
+static int rdma_export(int argc, char **argv)
+{
+	const char *fmt = NULL, *out = NULL;
+	uint64_t v[AICC_ROCE_NR_KNOBS];
+	bool defaults = false;
+	FILE *f = stdout;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+			fmt = argv[++i];
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "--defaults")) {
+			defaults = true;
+		} else {
+			err("rdma export: unexpected argument '%s'", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!fmt) {
+		err("rdma export: missing --format (only 'mlx5' is known)");
+		return EXIT_USAGE;
+	}
+	if (strcmp(fmt, "mlx5")) {
+		err("rdma export: unknown format '%s' (only 'mlx5' is known)", fmt);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		if (defaults) {
+			v[i] = aicc_roce_knob_desc[i].def;
+			continue;
+		}
+		if (i == 0 && roce_require()) {
+			err("(or use --defaults to export the built-in defaults)");
+			return 1;
+		}
+		r = roce_read_knob(i, &v[i]);
+		if (r) {
+			err("cannot read knob %s: %s", aicc_roce_knob_desc[i].name,
+			    errno_words(-r));
+			return 1;
+		}
+	}
+	if (out) {
+		f = fopen(out, "w");
+		if (!f) {
+			err("cannot create %s: %s", out, errno_words(errno));
+			return 1;
+		}
+	}
+	fprintf(f, "#!/bin/sh\n"
+		"# mlx5 DCQCN parameters exported by 'aicc rdma export --format mlx5'\n"
+		"# (aicc %s, %s).  Nothing has been applied: ConnectX NICs run\n"
+		"# congestion control in firmware; review this file, then run it\n"
+		"# as root with the NIC's debugfs cc_params directory, e.g.\n"
+		"#   sh FILE /sys/kernel/debug/mlx5/0000:03:00.0/cc_params\n"
+		"# Units as in mlx5: rates Mbit/s, times microseconds.\n"
+		"set -e\n"
+		"cc=${1:?usage: $0 /sys/kernel/debug/mlx5/<pci>/cc_params}\n",
+		AICC_VERSION, defaults ? "built-in defaults" : "current values");
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		const char *n = aicc_roce_knob_desc[i].name;
+
+		if (!is_mlx5_knob(n))
+			continue;
+		fprintf(f, "echo %llu > \"$cc/%s\"\n", (unsigned long long)v[i], n);
+	}
+	if (out && fclose(f)) {
+		err("cannot write %s: %s", out, errno_words(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static const struct cmd rdma_cmds[] = {
+	{ "show", rdma_show, "", "knobs and counters of aicc_roce" },
+	{ "set", rdma_set, "KNOB=VALUE ...", "change knobs, all or none" },
+	{ "flows", rdma_flows, "", "per-flow telemetry" },
+	{ "export", rdma_export, "--format mlx5 [-o FILE] [--defaults]",
+	  "write the rp_/np_ knobs as a mlx5 cc_params script (not applied)" },
+	{ NULL, NULL, NULL, NULL }
+};
+
+int cmd_rdma(int argc, char **argv)
+{
+	const struct cmd *c;
+
+	if (argc < 2 || is_help(argv[1])) {
+		for (c = rdma_cmds; c->name; c++)
+			print_cmd_usage(argc < 2 ? stderr : stdout, c, "rdma");
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	return run_cmd_table(rdma_cmds, "rdma", argc - 1, argv + 1);
+}
