@@ -115,6 +115,25 @@ static void aicc_peer_key(const struct sock *sk, struct aicc_peer *key)
 }
 
 /*
+ * Record a call into the core and the state it left (aicc:aicc_core), for
+ * tools/replay.  Costs a static branch while the event is off.
+ */
+static inline void aicc_trace_core(struct sock *sk, unsigned int call,
+				   u64 a0, u64 a1, u64 a2, u64 a3,
+				   const void *in, unsigned int in_len,
+				   unsigned int ret)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	u64 arg[AICC_TRACE_ARGS] = { a0, a1, a2, a3 };
+	struct aicc_peer peer;
+
+	if (!trace_aicc_core_enabled())
+		return;
+	aicc_peer_key(sk, &peer);
+	trace_aicc_core(sk, &peer, call, arg, in, in_len, ret, &ca->f);
+}
+
+/*
  * Refresh the peer's entry in the rate memory with this flow's state, and
  * take a lower base RTT from it if a flow to the same peer saw one.
  */
@@ -133,8 +152,11 @@ static void aicc_remember(struct sock *sk, const struct aicc_params *p)
 		return;
 	aicc_peer_key(sk, &key);
 	now = tcp_clock_ns();
-	if (aicc_mem_lookup(&tab->mem, &key, now, p->mem_life_ns_hi, &old))
+	if (aicc_mem_lookup(&tab->mem, &key, now, p->mem_life_ns_hi, &old)) {
 		aicc_flow_adopt_base(&ca->f, p, old.base_rtt);
+		aicc_trace_core(sk, AICC_TC_ADOPT, old.base_rtt, 0, 0, 0,
+				NULL, 0, 0);
+	}
 	if (aicc_flow_memval(&ca->f, &val))
 		aicc_mem_store(&tab->mem, &key, now, &val);
 }
@@ -147,7 +169,7 @@ static void aicc_init(struct sock *sk)
 	const struct aicc_params *p;
 	struct aicc_memval val, *mem = NULL;
 	u64 now = tcp_clock_ns();
-	unsigned int ev = 0;
+	unsigned int ev = 0, init_ev;
 
 	BUILD_BUG_ON(sizeof(struct aicc_sock) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct aicc_info) > sizeof(union tcp_cc_info));
@@ -165,15 +187,21 @@ static void aicc_init(struct sock *sk)
 		else
 			ev |= AICC_EV_MEM_MISS;
 	}
-	ev |= aicc_flow_init(&ca->f, p, tcp_snd_cwnd(tp), tp->mss_cache, now,
-			     mem);
-	if (tp->srtt_us)
-		aicc_flow_seed_rtt(&ca->f, p,
-				   min_t(u64, (u64)(tp->srtt_us >> 3) *
-					 NSEC_PER_USEC, U32_MAX), now);
+	init_ev = aicc_flow_init(&ca->f, p, tcp_snd_cwnd(tp), tp->mss_cache,
+				 now, mem);
+	ev |= init_ev;
+	ca->f.profile = profile;
+	aicc_trace_core(sk, AICC_TC_INIT, tcp_snd_cwnd(tp), tp->mss_cache, now,
+			profile, mem, mem ? sizeof(*mem) : 0, init_ev);
+	if (tp->srtt_us) {
+		u64 srtt = min_t(u64, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
+				 U32_MAX);
+
+		aicc_flow_seed_rtt(&ca->f, p, srtt, now);
+		aicc_trace_core(sk, AICC_TC_SEED, srtt, now, 0, 0, NULL, 0, 0);
+	}
 	rcu_read_unlock();
 
-	ca->f.profile = profile;
 	ca->last_ack_us = (u32)tp->tcp_mstamp;
 	ca->prior_rcv_nxt = tp->rcv_nxt;
 	ca->ce_state = 0;
@@ -208,6 +236,7 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	struct aicc_sample s;
 	unsigned int ev;
 
+	memset(&s, 0, sizeof(s));	/* no stack bytes in the trace */
 	s.now_ns = tp->tcp_mstamp * NSEC_PER_USEC;
 	s.rtt_ns = rs->rtt_us > 0 ? (s64)rs->rtt_us * NSEC_PER_USEC : -1;
 	s.srtt_ns = min_t(u64, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
@@ -231,6 +260,7 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	p = aicc_params_of(ca->f.profile);
 	s.model = aicc_model_get(ca->f.profile);
 	ev = aicc_on_ack(&ca->f, p, &s);
+	aicc_trace_core(sk, AICC_TC_ACK, 0, 0, 0, 0, &s, sizeof(s), ev);
 	if ((ev & AICC_EV_ROUND) && ++ca->mem_rounds >= AICC_MEM_REFRESH_ROUNDS) {
 		ca->mem_rounds = 0;
 		aicc_remember(sk, p);
@@ -311,6 +341,10 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 				      tp->tcp_mstamp * NSEC_PER_USEC,
 				      (u64)idle_us * NSEC_PER_USEC,
 				      tp->delivered);
+		aicc_trace_core(sk, AICC_TC_TX_START,
+				tp->tcp_mstamp * NSEC_PER_USEC,
+				(u64)idle_us * NSEC_PER_USEC, tp->delivered, 0,
+				NULL, 0, ev);
 		rcu_read_unlock();
 		if (ev) {
 			aicc_apply(sk);
@@ -332,6 +366,7 @@ static void aicc_set_state(struct sock *sk, u8 new_state)
 		return;
 	rcu_read_lock();
 	ev = aicc_on_rto(&ca->f, aicc_params_of(ca->f.profile), tp->delivered);
+	aicc_trace_core(sk, AICC_TC_RTO, tp->delivered, 0, 0, 0, NULL, 0, ev);
 	rcu_read_unlock();
 	aicc_apply(sk);
 	aicc_count(sk, ev);

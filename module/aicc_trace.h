@@ -13,6 +13,7 @@
 #include <net/sock.h>
 
 #include "core/aicc_core.h"
+#include "core/aicc_replay.h"
 
 TRACE_EVENT(aicc_update,
 	    TP_PROTO(const struct sock *sk, const struct aicc_flow *f,
@@ -50,6 +51,62 @@ TRACE_EVENT(aicc_update,
 		      __entry->cwnd_x16, __entry->rate, __entry->base_rtt_us,
 		      __entry->target_us, __entry->qdelay_us, __entry->alpha,
 		      __entry->inflight)
+);
+
+#ifndef _AICC_TRACE_HELPERS
+#define _AICC_TRACE_HELPERS
+static inline void aicc_trace_copy_in(u8 *dst, const void *in,
+				      unsigned int len)
+{
+	memset(dst, 0, AICC_TRACE_IN_LEN);
+	if (in && len <= AICC_TRACE_IN_LEN)
+		memcpy(dst, in, len);
+}
+#endif
+
+/*
+ * aicc:aicc_core records every call into the core with its inputs and the
+ * flow's state afterwards (see core/aicc_replay.h), so that tools/replay
+ * can check the userspace build of the core makes the same decisions.
+ * A flow is named by its network namespace cookie, local port, peer
+ * address and port.
+ * One event per ACK: enable it for debugging and tests, not in production.
+ */
+TRACE_EVENT(aicc_core,
+	    TP_PROTO(const struct sock *sk, const struct aicc_peer *peer,
+		     unsigned int call, const u64 *arg, const void *in,
+		     unsigned int in_len, unsigned int ret,
+		     const struct aicc_flow *f),
+	    TP_ARGS(sk, peer, call, arg, in, in_len, ret, f),
+	    TP_STRUCT__entry(__field(__u64, net)
+			     __array(__u8, daddr, 16)
+			     __field(__u16, sport)
+			     __field(__u16, dport)
+			     __field(__u8, call)
+			     __field(__u8, in_len)
+			     __field(__u32, ret)
+			     __array(__u64, arg, AICC_TRACE_ARGS)
+			     __array(__u8, in, AICC_TRACE_IN_LEN)
+			     __array(__u8, out, AICC_TRACE_OUT_LEN)),
+	    TP_fast_assign(__entry->net = peer->net;
+			   memcpy(__entry->daddr, peer->addr,
+				  sizeof(__entry->daddr));
+			   __entry->sport = sk->sk_num;
+			   __entry->dport = ntohs(sk->sk_dport);
+			   __entry->call = call;
+			   __entry->in_len = in_len;
+			   __entry->ret = ret;
+			   memcpy(__entry->arg, arg,
+				  sizeof(__entry->arg));
+			   aicc_trace_copy_in(__entry->in, in, in_len);
+			   memcpy(__entry->out, f, sizeof(__entry->out));),
+	    TP_printk("sk=%llx/%u/%pI6c/%u call=%u ret=%#x arg=%llx,%llx,%llx,%llx in=%s out=%s",
+		      __entry->net, __entry->sport, __entry->daddr,
+		      __entry->dport, __entry->call, __entry->ret,
+		      __entry->arg[0], __entry->arg[1], __entry->arg[2],
+		      __entry->arg[3],
+		      __print_hex_str(__entry->in, __entry->in_len),
+		      __print_hex_str(__entry->out, AICC_TRACE_OUT_LEN))
 );
 
 #endif /* _AICC_TRACE_H */

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One algorithm, one source: the module and the userspace build of the core
+# (simulator, tuner, unit tests) make the same decisions.  Real aicc
+# traffic through the bottleneck of selftests/lib/topo.sh (RED step ECN, so
+# the flows cut) is recorded with the aicc:aicc_core tracepoint -- every
+# call into the core, its inputs and the flow's state after it -- and
+# aicc-replay feeds the same calls to the userspace core, comparing every
+# state byte and event.  A bulk phase gives rounds and ECN cuts; incast
+# bursts with idle gaps give idle restarts.
+#
+# Both ends run aicc with default knobs (the replay assumes them).
+
+dir=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$dir/../.." && pwd)
+. "$dir/../lib/ktap.sh"
+. "$dir/../lib/topo.sh"
+
+ktap_require_root
+ktap_require ip tc ethtool
+kver=$(uname -r)
+ko=${AICC_KO:-$top/build/$kver/tcp_aicc.ko}
+replay=$top/build/aicc-replay
+[ -f "$ko" ] || ktap_skip_all "no module built for $kver"
+[ -x "$replay" ] || ktap_skip_all "no $replay (make tools)"
+topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
+
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
+port=6070
+
+ktap_plan 5
+
+lsmod | grep -q '^tcp_aicc ' || insmod "$ko" || ktap_skip_all "insmod failed"
+topo_atexit "rmmod tcp_aicc 2>/dev/null"
+[ -d $tr/events/aicc/aicc_core ] ||
+	ktap_skip_all "no aicc:aicc_core tracepoint (tracefs missing?)"
+topo_atexit "echo 0 > $tr/events/aicc/aicc_core/enable"
+
+TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red TOPO_ECN_K=30000
+TOPO_SENDER_QDISC=fq
+if ! topo_setup || ! topo_gen_server $port --cc aicc; then
+	ktap_fail "topology and server"
+	ktap_finish
+fi
+ktap_pass "topology and server"
+
+echo 0 > $tr/tracing_on
+echo 16384 > $tr/buffer_size_kb
+echo > $tr/trace
+echo 1 > $tr/events/aicc/aicc_core/enable
+echo 1 > $tr/tracing_on
+topo_gen 1 bulk -p $port -n 2 -t 3 --cc aicc > "$TOPO_TMP/bulk.json" \
+	2> "$TOPO_TMP/bulk.err"
+topo_gen 1 incast -p $port -n 4 --size 256K --iters 4 --gap 200 --cc aicc \
+	> "$TOPO_TMP/incast.json" 2> "$TOPO_TMP/incast.err"
+echo 0 > $tr/events/aicc/aicc_core/enable
+cp $tr/trace "$TOPO_TMP/trace"
+echo > $tr/trace
+echo 1408 > $tr/buffer_size_kb
+
+out=$("$replay" "$TOPO_TMP/trace" 2>&1) && rc=0 || rc=$?
+ktap_info "$(echo "$out" | tail -5)"
+# Keep the recording of a failed replay in the VM's result directory.
+[ "$rc" -ne 0 ] && [ -d "${AICC_OUT:-}" ] &&
+	cp "$TOPO_TMP/trace" "$AICC_OUT/aicc_core.trace" &&
+	ktap_info "trace kept in $AICC_OUT/aicc_core.trace"
+sum=$(echo "$out" | tail -1)
+num()	# NAME: the number before NAME in the summary
+{
+	local n
+
+	n=$(echo "$sum" | grep -oE "[0-9]+ $1" | head -1 | cut -d' ' -f1)
+	echo "${n:-0}"
+}
+acks=$(echo "$sum" | grep -oE 'ack [0-9]+' | head -1 | cut -d' ' -f2)
+acks=${acks:-0}
+ktap_expect "aicc-replay: identical decisions" "$rc -eq 0" \
+	"aicc-replay exit status $rc"
+ktap_expect "the trace covers thousands of ACKs and many rounds" \
+	"$acks -ge 2000 -a $(num rounds) -ge 50" \
+	"acks $acks, rounds $(num rounds)"
+ktap_expect "the trace covers cuts" "$(num cuts) -ge 1"
+ktap_expect "the trace covers idle restarts" "$(num 'idle resumes') -ge 1"
+
+ktap_finish

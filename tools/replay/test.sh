@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host unit tests of aicc-replay (KTAP): a synthetic trace written by
+# aicc-replay-gen in the tracepoint's format replays with no difference;
+# a changed state byte or event set is found and named; malformed lines,
+# lost events and unreadable files are rejected (exit 2); flows whose
+# init was not recorded are skipped.  The real check, on a trace recorded
+# from the module, is selftests/net/test_same_decisions.sh.
+
+set -u
+cd "$(dirname "$0")/../.."
+. selftests/lib/ktap.sh
+REPLAY=${AICC_REPLAY:-$PWD/build/aicc-replay}
+GEN=${AICC_REPLAY_GEN:-$PWD/build/aicc-replay-gen}
+TMP=$(mktemp -d /tmp/aicc-replay.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+# run FILE: sets rc and out
+run()
+{
+	out=$("$REPLAY" "$1" 2>&1) && rc=0 || rc=$?
+}
+
+ktap_plan 8
+
+"$GEN" 3 > "$TMP/t" || { ktap_fail "generate"; ktap_finish; }
+run "$TMP/t"
+summary=$(echo "$out" | tail -1)
+ktap_info "$summary"
+set -- $(echo "$summary" | sed -E 's/.*; ([0-9]+) rounds, ([0-9]+) cuts, ([0-9]+) idle resumes;.* ([0-9]+) mismatches/\1 \2 \3 \4/')
+ktap_expect "identical decisions on a generated trace" \
+	"$rc -eq 0 -a ${4:-1} -eq 0"
+ktap_expect "the trace has rounds, cuts and idle resumes" \
+	"${1:-0} -gt 100 -a ${2:-0} -gt 10 -a ${3:-0} -ge 3"
+
+# Line 2000 is an ACK of the middle flow: change the first byte of its
+# recorded state (the low byte of cwnd).
+awk 'NR == 2000 { sub(/ out=../, " out=ff") } { print }' "$TMP/t" > "$TMP/m"
+run "$TMP/m"
+ktap_expect "a changed window is found and named" \
+	"$rc -eq 1 -a $(echo "$out" | grep -c 'line 2000: ack .* cwnd') -eq 1"
+
+awk 'NR == 2000 { sub(/ ret=[0-9a-fx]+/, " ret=0x4000") } { print }' \
+	"$TMP/t" > "$TMP/m"
+run "$TMP/m"
+ktap_expect "a changed event set is found" \
+	"$rc -eq 1 -a $(echo "$out" | grep -c 'line 2000: .*events') -eq 1"
+
+awk 'NR == 50 { $0 = substr($0, 1, length($0) - 4) } { print }' \
+	"$TMP/t" > "$TMP/m"
+run "$TMP/m"
+ktap_expect "a truncated record is rejected" \
+	"$rc -eq 2 -a $(echo "$out" | grep -c 'line 50: malformed') -eq 1"
+
+{ head -100 "$TMP/t"; echo "CPU:0 [LOST 12 EVENTS]"; tail -n +101 "$TMP/t"; } \
+	> "$TMP/m"
+run "$TMP/m"
+ktap_expect "lost events are reported" \
+	"$rc -eq 2 -a $(echo "$out" | grep -c 'lost events') -eq 1"
+
+run "$TMP/missing"
+ktap_expect "a missing file is an error" "$rc -eq 2"
+
+# Without its init (the first two lines), flow 0 is skipped, not wrong.
+{ echo "# tracer: nop"; tail -n +3 "$TMP/t"; } > "$TMP/m"
+run "$TMP/m"
+ktap_expect "flows without a recorded init are skipped" \
+	"$rc -eq 0 -a $(echo "$out" | grep -cE '; [1-9][0-9]* skipped; 0 mismatches') -eq 1"
+
+ktap_finish
