@@ -5,7 +5,7 @@
 
 AICC_TOOL_SRCS := tools/aicc/main.c tools/aicc/json.c tools/aicc/units.c \
 		  tools/aicc/knobs.c tools/aicc/flows.c tools/aicc/select.c \
-		  tools/aicc/metrics.c tools/aicc/model.c \
+		  tools/aicc/metrics.c tools/aicc/tune.c tools/aicc/model.c \
 		  module/core/aicc_model.c
 # aicc rdma (issue 7): the RoCE knob table is defined once, in the module
 AICC_TOOL_SRCS += tools/aicc/rdma.c module/roce/roce_tables.c
@@ -30,7 +30,7 @@ $(BUILD)/aicc-mkfake: tools/aicc/mkfake.c $(AICC_TOOL_TABLES) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ tools/aicc/mkfake.c $(AICC_TOOL_TABLES)
 
-check-aicc-tool: $(BUILD)/aicc $(BUILD)/aicc-mkfake
+check-aicc-tool: $(BUILD)/aicc $(BUILD)/aicc-mkfake $(BUILD)/aicc-tune
 	AICC=$(BUILD)/aicc AICC_MKFAKE=$(BUILD)/aicc-mkfake \
 		bash tools/aicc/test-unit.sh
 

@@ -20,6 +20,7 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 int cmd_model(int argc, char **argv);	/* model.c */
 int cmd_rdma(int argc, char **argv);	/* rdma.c */
+int cmd_tune(int argc, char **argv);	/* tune.c */
 
 static const struct cmd commands[] = {
 	{ "status", cmd_status, "",
@@ -44,6 +45,8 @@ static const struct cmd commands[] = {
 	  "the learned policy's model" },
 	{ "rdma", cmd_rdma, "show | set KNOB=VALUE ... | flows | export --format mlx5 [-o FILE]",
 	  "RoCEv2 congestion control (aicc_roce)" },
+	{ "tune", cmd_tune, "--profile NAME [FABRIC] [BUDGET] [-o FILE]",
+	  "learn knobs for a fabric in the simulator (aicc-tune)" },
 	{ "version", cmd_version, "", "print the tool version" },
 	{ "help", cmd_help, "[VERB]", "this text, or help on one verb" },
 	{ NULL, NULL, NULL, NULL }

@@ -462,16 +462,38 @@ t_man_page() {
 	[ -z "$out" ] || fail "groff: $out" || return 1
 	# every verb of the command table is documented
 	local v
-	for v in status show set profile flows watch select metrics; do
+	for v in status show set profile flows watch select metrics tune; do
 		grep -q "^\.B.* $v\b\|^\.B $v\|^\.BR* \"*$v" tools/aicc/aicc.8 ||
 			fail "verb $v not in the man page" || return 1
 	done
 }
 
+# 'aicc tune' runs aicc-tune from next to the tool (or $AICC_TUNE) with
+# the arguments unchanged; its profile file passes 'aicc profile load -n'.
+t_tune() {
+	local tune
+	tune=$(dirname "$AICC")/aicc-tune
+	[ -x "$tune" ] || return 4
+	fresh_tree || return 1
+	run "$AICC" tune --profile aicc --quick --generations 1 --lambda 4 \
+		-o "$TMP/tuned.conf"
+	[ $RC = 0 ] || fail "tune: $ERR" || return 1
+	grep -q '^aicc\.target = ' "$TMP/tuned.conf" ||
+		fail "no profile file: $(head -3 "$TMP/tuned.conf")" || return 1
+	run "$AICC" profile load -n "$TMP/tuned.conf"
+	[ $RC = 0 ] || fail "the tuned file does not load: $ERR" || return 1
+	run "$AICC" tune --profile nosuch
+	[ $RC != 0 ] && echo "$ERR" | grep -q "nosuch" ||
+		fail "bad profile: rc $RC, $ERR" || return 1
+	AICC_TUNE=$TMP/none run "$AICC" tune --profile aicc
+	[ $RC = 1 ] && echo "$ERR" | grep -q "aicc: tune: .*none" ||
+		fail "missing aicc-tune: rc $RC, $ERR" || return 1
+}
+
 TESTS=(help module_absent show_text json_valid set_units bad_values
        out_of_range rollback unreadable profile_roundtrip profile_malformed
        profile_rollback metrics flows_loopback flows_filters select_get
-       select_route_netns watch man_page)
+       select_route_netns watch tune man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"
