@@ -260,7 +260,14 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	p = aicc_params_of(ca->f.profile);
 	s.model = aicc_model_get(ca->f.profile);
 	ev = aicc_on_ack(&ca->f, p, &s);
-	aicc_trace_core(sk, AICC_TC_ACK, 0, 0, 0, 0, &s, sizeof(s), ev);
+	if (trace_aicc_core_enabled()) {
+		/* arg 0 says a model was consulted; no pointer in the trace */
+		u64 model = !!s.model;
+
+		s.model = NULL;
+		aicc_trace_core(sk, AICC_TC_ACK, model, 0, 0, 0, &s, sizeof(s),
+				ev);
+	}
 	if ((ev & AICC_EV_ROUND) && ++ca->mem_rounds >= AICC_MEM_REFRESH_ROUNDS) {
 		ca->mem_rounds = 0;
 		aicc_remember(sk, p);

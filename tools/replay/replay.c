@@ -45,7 +45,7 @@ struct record {
 
 struct counts {
 	unsigned long calls, per_call[AICC_NR_TC], flows, skipped;
-	unsigned long rounds, cuts, resumes, mismatches;
+	unsigned long rounds, cuts, resumes, mismatches, with_model;
 };
 
 static struct rflow flows[MAX_FLOWS];
@@ -274,7 +274,12 @@ static int replay(const struct record *r, struct counts *c,
 	case AICC_TC_ACK:
 		if (r->in_len != sizeof(s))
 			return -1;
+		if (r->arg[0]) {
+			c->with_model++;
+			return -1;
+		}
 		memcpy(&s, r->in, sizeof(s));
+		s.model = NULL;
 		ev = aicc_on_ack(&fl->f, &params[fl->profile], &s);
 		break;
 	case AICC_TC_ADOPT:
@@ -367,10 +372,13 @@ int main(int argc, char **argv)
 		rc = parse_line(line, &r);
 		if (rc == 0)
 			continue;
-		if (rc < 0 || replay(&r, &c, lineno) < 0) {
-			fprintf(stderr,
-				"aicc-replay: line %lu: malformed aicc_core record\n",
-				lineno);
+		if (rc > 0)
+			rc = replay(&r, &c, lineno);
+		if (rc < 0) {
+			fprintf(stderr, "aicc-replay: line %lu: %s\n", lineno,
+				c.with_model ?
+				"recorded with a learned-policy model loaded (replay needs none)" :
+				"malformed aicc_core record");
 			return 2;
 		}
 	}

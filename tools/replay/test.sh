@@ -4,7 +4,8 @@
 # Host unit tests of aicc-replay (KTAP): a synthetic trace written by
 # aicc-replay-gen in the tracepoint's format replays with no difference;
 # a changed state byte or event set is found and named; malformed lines,
-# lost events and unreadable files are rejected (exit 2); flows whose
+# lost events, records made with a learned-policy model (the replay runs
+# without one) and unreadable files are rejected (exit 2); flows whose
 # init was not recorded are skipped.  The real check, on a trace recorded
 # from the module, is selftests/net/test_same_decisions.sh.
 
@@ -22,7 +23,7 @@ run()
 	out=$("$REPLAY" "$1" 2>&1) && rc=0 || rc=$?
 }
 
-ktap_plan 8
+ktap_plan 9
 
 "$GEN" 3 > "$TMP/t" || { ktap_fail "generate"; ktap_finish; }
 run "$TMP/t"
@@ -58,6 +59,11 @@ ktap_expect "a truncated record is rejected" \
 run "$TMP/m"
 ktap_expect "lost events are reported" \
 	"$rc -eq 2 -a $(echo "$out" | grep -c 'lost events') -eq 1"
+
+awk 'NR == 3000 { sub(/ arg=0,/, " arg=1,") } { print }' "$TMP/t" > "$TMP/m"
+run "$TMP/m"
+ktap_expect "a record made with a model loaded is refused" \
+	"$rc -eq 2 -a $(echo "$out" | grep -c 'line 3000: .*learned-policy') -eq 1"
 
 run "$TMP/missing"
 ktap_expect "a missing file is an error" "$rc -eq 2"
