@@ -106,12 +106,16 @@ if [ $vm -eq 1 ]; then
 		fi
 		vpid=$!
 		# progress: the guest's "bench:" lines from the console
-		seen=0
+		seen=0 lstart=? lmax=?
 		while kill -0 "$vpid" 2> /dev/null; do
 			sleep 5
 			if [ -f "$out/vm-$k/console.log" ]; then
 				n=$(tr -d '\r' < "$out/vm-$k/console.log" | grep -a -c '^bench: ')
 				if [ "$n" -gt "$seen" ]; then
+					# the host's 1-minute load while the guest runs
+					l=$(cut -d' ' -f1 /proc/loadavg)
+					[ $seen -eq 0 ] && lstart=$l lmax=$l
+					lmax=$(awk -v a="$l" -v b="$lmax" 'BEGIN { print (a > b) ? a : b }')
 					tr -d '\r' < "$out/vm-$k/console.log" | grep -a '^bench: ' |
 						tail -n $((n - seen))
 					seen=$n
@@ -120,6 +124,8 @@ if [ $vm -eq 1 ]; then
 		done
 		wait "$vpid"
 		vrc=$?
+		echo "load $k: $lstart at start, $lmax at most, $(cut -d' ' -f1 /proc/loadavg) at end" \
+			>> "$out/source.txt"
 		if [ $vrc -ne 0 ]; then
 			echo "bench: the $k testbed run failed (exit $vrc); console:" \
 				"$out/vm-$k/console.log" >&2
