@@ -72,14 +72,23 @@ if [ $bld -eq 1 ]; then
 	fi
 fi
 # What was measured: the commit, and whether the algorithm's sources differ
-# from it.
+# from it.  An unpacked archive (no .git of its own) names its commit in
+# BENCH_COMMIT.
 {
-	echo "commit $(git rev-parse --short HEAD 2> /dev/null || echo unknown)"
-	if git diff --quiet HEAD -- module uapi 2> /dev/null &&
-	   [ -z "$(git status --porcelain -- module uapi 2> /dev/null)" ]; then
-		echo "module clean"
+	if [ -n "${BENCH_COMMIT:-}" ]; then
+		echo "commit $BENCH_COMMIT"
+		echo "module as committed (unpacked archive)"
+	elif [ "$(git rev-parse --show-toplevel 2> /dev/null)" != "$top" ]; then
+		echo "commit unknown (not a git checkout)"
+		echo "module unknown"
 	else
-		echo "module modified"
+		echo "commit $(git rev-parse --short HEAD)"
+		if git diff --quiet HEAD -- module uapi &&
+		   [ -z "$(git status --porcelain -- module uapi)" ]; then
+			echo "module clean"
+		else
+			echo "module modified"
+		fi
 	fi
 } > "$out/source.txt"
 
