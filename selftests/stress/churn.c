@@ -3,16 +3,21 @@
  * aicc-churn: many short TCP connections, for selftests/stress/test_stress.sh.
  *
  *   aicc-churn server -p PORT[,PORT...] [--cc NAME[,NAME...]]
+ *		       [--bytes B]
  *	one listener per port, the i-th with the i-th congestion control
  *	(accepted sockets inherit it); reads each connection to its end,
- *	then closes it.  Runs until killed.
+ *	checking every byte against the pattern the client sends (and, with
+ *	--bytes, the count), then closes it -- with a reset if anything was
+ *	missing, extra or out of place, which the client sees as a failure.
+ *	Runs until killed.
  *
  *   aicc-churn client -c HOST[,HOST...] -p PORT[,PORT...] -n N
  *		       [-P PARALLEL] [--cc NAME[,NAME...]] [--bytes B]
  *	opens N connections, PARALLEL at a time: connection i goes to host
  *	i mod #hosts, port i mod #ports, with congestion control
  *	(i / #ports) mod #names set before connect(); sends B bytes (default
- *	4096), shuts down its side and reads until the server closes.  Prints
+ *	4096) of a position-dependent pattern, shuts down its side and reads
+ *	until the server closes.  Prints
  *	"ok N failed M" and, per name, "cc NAME K"; exits 1 if any failed.
  *
  *   aicc-churn model FILE [--bad SEED]
@@ -76,13 +81,25 @@ static long number(const char *s, long lo, long hi, const char *what)
 	return v;
 }
 
+/* The byte at offset @k of every connection's stream. */
+static unsigned char pattern(unsigned long long k)
+{
+	return (unsigned char)(k * 131 + (k >> 8) * 7 + 1);
+}
+
 /* ---- server ---- */
+
+#define MAX_FD		65536
+
+static unsigned long long rx_off[MAX_FD];
+static unsigned char rx_bad[MAX_FD];
+static long bytes;
 
 static int server(int nports, char **ports, int ncc, char **ccs)
 {
 	struct epoll_event ev, evs[64];
 	int ep, i, n, one = 1;
-	static char buf[65536];
+	static unsigned char buf[65536];
 
 	signal(SIGPIPE, SIG_IGN);
 	ep = epoll_create1(0);
@@ -125,6 +142,12 @@ static int server(int nports, char **ports, int ncc, char **ccs)
 				int c;
 
 				while ((c = accept4(fd, NULL, NULL, SOCK_NONBLOCK)) >= 0) {
+					if (c >= MAX_FD) {
+						close(c);
+						continue;
+					}
+					rx_off[c] = 0;
+					rx_bad[c] = 0;
 					ev.events = EPOLLIN | EPOLLRDHUP;
 					ev.data.u64 = (unsigned int)c;
 					if (epoll_ctl(ep, EPOLL_CTL_ADD, c, &ev))
@@ -132,11 +155,24 @@ static int server(int nports, char **ports, int ncc, char **ccs)
 				}
 				continue;
 			}
-			do {
-				r = read(fd, buf, sizeof(buf));
-			} while (r > 0);
+			while ((r = read(fd, buf, sizeof(buf))) > 0) {
+				ssize_t k;
+
+				for (k = 0; k < r; k++)
+					if (buf[k] != pattern(rx_off[fd] + k))
+						rx_bad[fd] = 1;
+				rx_off[fd] += r;
+			}
 			if (r == 0 || (r < 0 && errno != EAGAIN)) {
 				epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
+				if (rx_bad[fd] ||
+				    (bytes && rx_off[fd] != (unsigned long long)bytes)) {
+					struct linger rst = { .l_onoff = 1 };
+
+					fprintf(stderr, "aicc-churn: bad stream: %llu bytes%s\n",
+						rx_off[fd], rx_bad[fd] ? ", wrong data" : "");
+					setsockopt(fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+				}
 				close(fd);
 			}
 		}
@@ -153,7 +189,7 @@ struct target {
 static struct target targets[MAX_LIST * MAX_LIST];
 static int ntargets, nhosts, nports, nccs;
 static char *ccs[MAX_LIST];
-static long total, bytes;
+static long total;
 static long next_conn;
 static long nr_ok, nr_failed, per_cc[MAX_LIST];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -174,7 +210,8 @@ static int one_conn(long i, char *buf)
 	const struct target *t = &targets[i % ntargets];
 	int cc = nccs ? (int)((i / nports) % nccs) : -1;
 	struct timeval tmo = { .tv_sec = 20 };
-	long left = bytes;
+	long left = bytes, k, chunk;
+	unsigned long long sent = 0;
 	char rbuf[512];
 	ssize_t r;
 	int s;
@@ -196,12 +233,16 @@ static int one_conn(long i, char *buf)
 		goto fail;
 	}
 	while (left > 0) {
-		r = write(s, buf, left > 65536 ? 65536 : left);
+		chunk = left > 65536 ? 65536 : left;
+		for (k = 0; k < chunk; k++)
+			buf[k] = (char)pattern(sent + k);
+		r = write(s, buf, chunk);
 		if (r <= 0) {
 			note_failure(i, "write", r < 0 ? errno : EPIPE);
 			goto fail;
 		}
 		left -= r;
+		sent += r;
 	}
 	shutdown(s, SHUT_WR);
 	while ((r = read(s, rbuf, sizeof(rbuf))) > 0)
@@ -334,7 +375,7 @@ static int model(const char *file, long bad_seed)
 static _Noreturn void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: aicc-churn server -p PORT[,PORT...] [--cc NAME[,...]]\n"
+		"usage: aicc-churn server -p PORT[,PORT...] [--cc NAME[,...]] [--bytes B]\n"
 		"       aicc-churn client -c HOST[,...] -p PORT[,...] -n N [-P PAR]\n"
 		"                         [--cc NAME[,...]] [--bytes B]\n"
 		"       aicc-churn model FILE [--bad SEED]\n");
@@ -356,7 +397,6 @@ int main(int argc, char **argv)
 			bad = number(argv[4], 0, 1000000, "--bad seed");
 		return model(argv[2], bad);
 	}
-	bytes = 4096;
 	for (i = 2; i < argc; i++) {
 		const char *o = argv[i];
 
@@ -381,6 +421,8 @@ int main(int argc, char **argv)
 		die("%s", "missing -p PORT");
 	if (!strcmp(argv[1], "server"))
 		return server(nports, ports, nccs, ccs);
+	if (!bytes)
+		bytes = 4096;
 	if (strcmp(argv[1], "client"))
 		print_usage();
 	if (!nhosts || !total)
