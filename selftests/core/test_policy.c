@@ -326,6 +326,53 @@ KTAP_CASE(inference_matches_float_reference)
 	       worst_ratio * 100);
 }
 
+/* The shipped model, on inputs drawn from its trained range. */
+KTAP_CASE(inference_shipped_model)
+{
+	static u8 buf[AICC_MODEL_MAX_LEN + 1];
+	struct aicc_model m;
+	const char *why = "";
+	double worst = 0, bound[AICC_MODEL_NR_OUT];
+	u64 seed = 99;
+	size_t n;
+	int c, i, k;
+	FILE *f = fopen("tools/train/results/aicc.model", "rb");
+
+	if (!f) {
+		printf("# no tools/train/results/aicc.model here: skipped\n");
+		return;
+	}
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	ktap_expect(!aicc_model_parse(buf, (u32)n, &m, &why),
+		    "shipped model rejected: %s", why);
+	if (*why)
+		return;
+	for (k = 0; k < AICC_MODEL_NR_OUT; k++)
+		bound[k] = stated_bound(&m, k);
+	for (c = 0; c < 100000; c++) {
+		s16 x[AICC_MODEL_NR_IN], y[AICC_MODEL_NR_OUT];
+		double yr[AICC_MODEL_NR_OUT];
+
+		for (i = 0; i < AICC_MODEL_NR_IN; i++)
+			x[i] = (s16)rng_range(&seed, m.in_min[i], m.in_max[i]);
+		ktap_expect(aicc_model_eval(&m, x, y), "in range: rejected");
+		ref_eval(&m, x, yr);
+		for (k = 0; k < AICC_MODEL_NR_OUT; k++) {
+			double e = fabs(y[k] - yr[k] * 4096);
+
+			ktap_expect(e <= bound[k], "error %.2f > bound %.2f",
+				    e, bound[k]);
+			if (e > worst)
+				worst = e;
+		}
+	}
+	printf("# shipped model: worst error %.2f/4096 over 100000 inputs; ",
+	       worst);
+	printf("stated bound %.1f/4096 (target), %.1f/4096 (gain)\n",
+	       bound[0], bound[1]);
+}
+
 KTAP_CASE(inference_range_and_scale)
 {
 	struct aicc_model m;

@@ -79,6 +79,7 @@ static void out(const char *fmt, ...)
 static const s16 norm_off[AICC_MODEL_NR_IN] = {
 	4096, 0, 2048, 2048, 6144, 8192, 4096, 2048,
 };
+
 static const s16 norm_gain[AICC_MODEL_NR_IN] = {
 	4096, 16384, 8192, 8192, 4096, 2048, 2048, 8192,
 };
@@ -431,10 +432,11 @@ static void ablation(const struct tune_set *train, const struct tune_set *held,
 	compare(held, "held-out set, shipped default knobs", defaults, m,
 		&c3, &mo3, &w3);
 	wins = mo2 < c2 * 0.98 && w2 <= 1 && mo3 <= c3;
-	out("\nheld-out, tuned knobs (%s): classic %.3f, with model %.3f (%+.1f%%), %d case(s) worse by >5%%\n",
-	    tuned_src, c2, mo2, (mo2 / c2 - 1) * 100, w2);
-	out("held-out, default knobs: classic %.3f, with model %.3f (%+.1f%%), %d case(s) worse by >5%%\n",
-	    c3, mo3, (mo3 / c3 - 1) * 100, w3);
+	out("\nheld-out, tuned knobs (%s): classic %.3f, with model %.3f ",
+	    tuned_src, c2, mo2);
+	out("(%+.1f%%), %d case(s) worse by >5%%\n", (mo2 / c2 - 1) * 100, w2);
+	out("held-out, default knobs: classic %.3f, with model %.3f ", c3, mo3);
+	out("(%+.1f%%), %d case(s) worse by >5%%\n", (mo3 / c3 - 1) * 100, w3);
 	out("verdict: %s\n", wins ?
 	    "the model wins (>= 2% better on held-out, at most one case worse)" :
 	    "the model does not win: ship it off (no model loaded by default)");
@@ -442,7 +444,7 @@ static void ablation(const struct tune_set *train, const struct tune_set *held,
 
 /* ---- main ---- */
 
-static void usage(void)
+static void print_usage(void)
 {
 	printf("usage: " PROG " [options] -o MODEL\n"
 	       "       " PROG " --eval MODEL [options]\n"
@@ -502,29 +504,57 @@ int main(int argc, char **argv)
 
 	while ((o = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (o) {
-		case 'P': profile_name = optarg; break;
-		case 'k': knobs_file = optarg; break;
-		case 'H': nh = (int)num("--hidden", optarg, 1,
-					AICC_MODEL_MAX_HIDDEN); break;
-		case 'g': gens = (int)num("--generations", optarg, 0, 100000);
+		case 'P':
+			profile_name = optarg;
 			break;
-		case 'l': lambda = (int)num("--lambda", optarg, 4, MAX_LAMBDA);
+		case 'k':
+			knobs_file = optarg;
 			break;
-		case 's': sigma0 = atof(optarg);
+		case 'H':
+			nh = (int)num("--hidden", optarg, 1,
+				      AICC_MODEL_MAX_HIDDEN);
+			break;
+		case 'g':
+			gens = (int)num("--generations", optarg, 0, 100000);
+			break;
+		case 'l':
+			lambda = (int)num("--lambda", optarg, 4, MAX_LAMBDA);
+			break;
+		case 's':
+			sigma0 = atof(optarg);
 			if (!(sigma0 > 0 && sigma0 < 10))
 				die(2, "--sigma: '%s' is not in (0, 10)", optarg);
 			break;
-		case 'S': seed = (u64)num("--seed", optarg, 0, 1L << 30);
+		case 'S':
+			seed = (u64)num("--seed", optarg, 0, 1L << 30);
 			break;
-		case 'q': quick = true; break;
-		case 'L': logfile = optarg; break;
-		case 'n': name = optarg; break;
-		case 'e': evalf = optarg; break;
-		case 'I': identity = true; break;
-		case 'R': oor = true; break;
-		case 'o': outf = optarg; break;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
+		case 'q':
+			quick = true;
+			break;
+		case 'L':
+			logfile = optarg;
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 'e':
+			evalf = optarg;
+			break;
+		case 'I':
+			identity = true;
+			break;
+		case 'R':
+			oor = true;
+			break;
+		case 'o':
+			outf = optarg;
+			break;
+		case 'h':
+			print_usage();
+			return 0;
+		default:
+			print_usage();
+			return 2;
 		}
 	}
 	if (optind < argc)
@@ -585,9 +615,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	out("# " PROG " --profile %s --hidden %d --generations %d --lambda %d --sigma %g --seed %llu%s\n",
-	    profile_name, nh, gens, lambda, sigma0, (unsigned long long)seed,
-	    quick ? " --quick" : "");
+	out("# " PROG " --profile %s --hidden %d --generations %d", profile_name,
+	    nh, gens);
+	out(" --lambda %d --sigma %g --seed %llu%s\n", lambda, sigma0,
+	    (unsigned long long)seed, quick ? " --quick" : "");
 	out("# classic knobs: %s; %d weights; ES (mu/mu_w, lambda) with CSA, antithetic\n",
 	    knobs_file, d);
 	out("# training set: %d cases; held-out: %d cases (never used in training)\n",
