@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# aicc_roce (issue 7): userspace unit tests of the rate laws and the knob
+# table, built from the module's own sources, and the check that every
+# sysfs file of aicc_roce is documented.  The VM tests are
+# selftests/rdma/test_*.sh (run by selftests/run-in-vm.sh).
+
+ROCE_LAW_SRCS := module/roce/roce_law.c module/roce/roce_tables.c \
+		 $(sort $(CORE_SRCS) $(wildcard module/core/aicc_policy.c \
+					     module/core/aicc_model.c))
+ROCE_LAW_HDRS := module/roce/roce_law.h uapi/aicc_roce.h $(CORE_HDRS)
+
+CHECK_UNIT += check-roce-law check-roce-abi-doc
+
+$(BUILD)/test_roce_law: selftests/rdma/test_roce_law.c selftests/core/ktap.h \
+		$(ROCE_LAW_SRCS) $(ROCE_LAW_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ selftests/rdma/test_roce_law.c \
+		$(ROCE_LAW_SRCS) -lm
+
+.PHONY: check-roce-law check-roce-abi-doc
+check-roce-law: $(BUILD)/test_roce_law
+	$(BUILD)/test_roce_law
+
+check-roce-abi-doc:
+	bash selftests/rdma/check_roce_abi_doc.sh

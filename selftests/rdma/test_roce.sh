@@ -1,0 +1,209 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# aicc_roce.ko end to end on Soft-RoCE (rdma_rxe), in the VM rig
+# (testbed: roce_lib.sh -- two rxe devices in the initial namespace, a
+# switch namespace with an htb bottleneck and RED step ECN marking):
+#
+#   - rping runs through the switch (rdma_cm, RC, RoCEv2);
+#   - icrc_check: our ICRC computation agrees with rxe's on every received
+#     packet (so the CNPs we build carry an ICRC rxe would accept);
+#   - ib_write_bw with aicc_roce's rate control off (cc_algo=0: ECT(0)
+#     marking only) and on (cc_algo=1, DCQCN) through the same bottleneck:
+#     with it on, throughput stays near the bottleneck rate while the
+#     queue and the ping RTT fall; no go-back-N retransmission; every CNP
+#     sent by the notification point is received by the reaction point;
+#   - two QPs at once share the bottleneck fairly (Jain's index);
+#   - malformed packets to UDP 4791 (truncated, wrong opcode, CNPs with a
+#     bad ICRC or QPN or length) are ignored and counted;
+#   - rmmod during traffic is safe and the traffic goes on.
+#
+# Needs rdma-core, ibverbs-providers, perftest, rdmacm-utils and the
+# modules built by `make kmods` (build/<release>/); skips otherwise.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/ktap.sh"
+. "$here/roce_lib.sh"
+
+ktap_require_root
+[ "${AICC_VM:-}" = 1 ] || ktap_skip_all "changes routing of the initial namespace: VM rig only"
+rel=$(uname -r)
+kdir=${AICC_ROCE_KO_DIR:-$top/build/$rel}
+[ -f "$kdir/aicc_roce.ko" ] && [ -f "$kdir/tcp_aicc.ko" ] ||
+	ktap_skip_all "no aicc_roce.ko/tcp_aicc.ko in $kdir (make kmods)"
+why=$(roce_prereq)
+[ -z "$why" ] || ktap_skip_all "$why"
+aicc=$top/build/aicc
+[ -x "$aicc" ] || ktap_skip_all "no $aicc (make tools)"
+
+SECS=${SECS:-8}
+ROCE_RATE=${ROCE_RATE:-20mbit}
+S=/sys/kernel/aicc/roce
+
+ktap_plan 14
+
+unload()
+{
+	rmmod aicc_roce 2> /dev/null
+	rmmod tcp_aicc 2> /dev/null
+}
+grep -qw aicc /proc/sys/net/ipv4/tcp_available_congestion_control && unload
+if insmod "$kdir/tcp_aicc.ko" && insmod "$kdir/aicc_roce.ko"; then
+	ktap_pass "insmod tcp_aicc.ko aicc_roce.ko"
+else
+	ktap_fail "insmod tcp_aicc.ko aicc_roce.ko" "$(dmesg | tail -3)"
+	ktap_finish
+fi
+
+if ! roce_setup; then
+	ktap_fail "testbed"
+	unload
+	ktap_finish
+fi
+roce_atexit unload
+for d in ra rb; do
+	tc qdisc replace dev $d root fq limit 10000 flow_limit 1000
+done
+
+# 2. rping
+if roce_rping 10; then
+	ktap_pass "rping through the switch"
+else
+	ktap_fail "rping through the switch" "$(tail -3 "$ROCE_TMP/rping-cli.log")"
+fi
+
+st()
+{
+	cat "$S/stats/$1"
+}
+
+hw()
+{
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2> /dev/null || echo 0
+}
+
+# phase NAME PORT: one ib_write_bw run of SECS seconds; sets bw_kbit (rx
+# at B between 2 s and SECS-1 s), rtt_avg (ms), q50, q90 (bytes).
+phase()
+{
+	local name=$1 port=$2 rx0 rx1 t0 t1
+
+	roce_write_bw "$port" "$SECS"
+	sleep 2
+	rx0=$(roce_rx_bytes)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	roce_qsample_start 50
+	read -r _ rtt_avg _ < <(roce_ping_rtt 15)
+	sleep $((SECS - 6 > 0 ? SECS - 6 : 0))
+	rx1=$(roce_rx_bytes)
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	roce_qsample_stop
+	q50=$(roce_qsample_pct 50)
+	q90=$(roce_qsample_pct 90)
+	wait "$ROCE_LAST_PID"
+	wbw_rc=$?
+	bw_kbit=$(awk -v a="$rx0" -v b="$rx1" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { printf "%.0f", (b - a) * 8 / (t1 - t0) / 1000 }')
+	ktap_info "$name: $bw_kbit kbit/s, ping avg ${rtt_avg:-?} ms, queue p50 $q50 p90 $q90 bytes, ib_write_bw rc $wbw_rc"
+	sleep 1
+}
+
+# 3+4. off, with the ICRC check on
+echo 0 > $S/cc_algo
+echo 1 > $S/icrc_check
+phase "cc off" 18515
+off_bw=$bw_kbit off_rtt=${rtt_avg:-0} off_q=$q50 off_q90=$q90
+echo 0 > $S/icrc_check
+ok=$(st icrc_ok) bad=$(st icrc_bad)
+ktap_expect "ICRC agrees with rxe on received packets ($ok ok, $bad bad)" \
+	"$ok -gt 100 -a $bad -eq 0"
+[ "$off_bw" -gt 0 ] && ktap_pass "traffic with cc off" ||
+	ktap_fail "traffic with cc off" "$(tail -5 "$ROCE_TMP/wbw-18515-cli.log")"
+
+# 5..9. on (DCQCN)
+echo 1 > $S/cc_algo
+seq0=$(hw rxe_a rcvd_seq_err) oos0=$(hw rxe_b out_of_seq_request)
+retry0=$(hw rxe_a completer_retry_err)
+phase "cc on (dcqcn)" 18516
+on_bw=$bw_kbit on_rtt=${rtt_avg:-999} on_q=$q50
+rate_kbit=$((ROCE_RATE_BPS / 1000))
+ktap_expect_range "throughput with cc on / bottleneck" \
+	"$(awk -v a="$on_bw" -v r="$rate_kbit" 'BEGIN { printf "%.2f", a / r }')" 0.6 1.1
+ktap_expect_range "ping RTT on / off" \
+	"$(awk -v a="$on_rtt" -v b="$off_rtt" 'BEGIN { printf "%.2f", b > 0 ? a / b : 9 }')" 0 0.7
+ktap_expect "queue p50 falls (on $on_q, off $off_q bytes)" \
+	"$on_q -lt $off_q -o $off_q -eq 0"
+seq1=$(hw rxe_a rcvd_seq_err) oos1=$(hw rxe_b out_of_seq_request)
+retry1=$(hw rxe_a completer_retry_err)
+ktap_expect "no go-back-N (seq_err $((seq1 - seq0)), out_of_seq $((oos1 - oos0)), retry $((retry1 - retry0)))" \
+	"$((seq1 - seq0 + oos1 - oos0 + retry1 - retry0)) -eq 0"
+sent=$(st cnp_sent) rcvd=$(st cnp_rcvd) cbad=$(st cnp_bad)
+ktap_info "cnp_sent $sent cnp_rcvd $rcvd cnp_bad $cbad cuts $(st cuts) paced $(st paced) no_fq $(st no_fq)"
+ktap_expect "CNPs sent = CNPs received ($sent, $rcvd), and some" \
+	"$sent -gt 0 -a $sent -eq $rcvd -a $cbad -eq 0"
+"$aicc" rdma flows | while IFS= read -r l; do ktap_info "$l"; done
+
+# 10. fairness: two QPs at once (flows not seen before this run)
+before=$("$aicc" rdma flows | awk 'NR > 1 { printf " %s ", $3 }')
+roce_write_bw 18517 "$SECS"
+p1=$ROCE_LAST_PID
+roce_write_bw 18518 "$SECS"
+p2=$ROCE_LAST_PID
+wait $p1 $p2
+shares=$("$aicc" rdma flows | awk -v b="$ROCE_B" -v old="$before" \
+	'$1 == b && $8 > 0 && index(old, " " $3 " ") == 0 { print $8 }')
+jain=$(echo "$shares" | awk '{ s += $1; q += $1 * $1; n++ }
+	END { if (n < 2 || q == 0) print 0; else printf "%.3f", s * s / (n * q) }')
+ktap_info "two QPs, packets received per QP: $(echo $shares)"
+ktap_expect_range "two QPs share fairly (Jain's index)" "$jain" 0.8 1
+
+# 11. malformed packets
+m0=$(st malformed) b0=$(st cnp_bad) c0=$(st cuts)
+roce_sw python3 - "$ROCE_A" << 'EOF'
+import socket, struct, sys
+dst = (sys.argv[1], 4791)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+def bth(op, qpn, becn=0):
+    return bytes([op, 0, 0xff, 0xff, becn, (qpn >> 16) & 0xff,
+                  (qpn >> 8) & 0xff, qpn & 0xff, 0, 0, 0, 0])
+pkts = [b"", b"\x81", bth(0x81, 17)[:8],             # truncated
+        bth(0x81, 17, 0x40) + bytes(16) + b"\0\0\0\0",  # bad ICRC
+        bth(0x81, 0xabcdef, 0x40) + bytes(20),        # bad QPN
+        bth(0x81, 17, 0x40) + bytes(4),               # short CNP
+        bth(0xff, 17) + bytes(40),                    # wrong opcode
+        bth(0x11, 17) + bytes(8)]                     # stray ACK
+for i in range(20):
+    for p in pkts:
+        s.sendto(p, dst)
+EOF
+sleep 1
+m1=$(st malformed) b1=$(st cnp_bad) c1=$(st cuts)
+ktap_expect "malformed packets ignored (malformed +$((m1 - m0)), cnp_bad +$((b1 - b0)), cuts +$((c1 - c0)))" \
+	"$((m1 - m0)) -ge 40 -a $((b1 - b0)) -ge 60 -a $c1 -eq $c0"
+
+# 12..13. unload during traffic
+roce_write_bw 18519 "$SECS"
+p=$ROCE_LAST_PID
+sleep 3
+if rmmod aicc_roce; then
+	ktap_pass "rmmod aicc_roce during traffic"
+else
+	ktap_fail "rmmod aicc_roce during traffic"
+fi
+rx0=$(roce_rx_bytes)
+sleep 2
+rx1=$(roce_rx_bytes)
+wait "$p"
+rc=$?
+ktap_expect "traffic goes on after rmmod (+$((rx1 - rx0)) bytes, ib_write_bw rc $rc)" \
+	"$((rx1 - rx0)) -gt 100000 -a $rc -eq 0"
+
+# 14. the kernel is fine
+if dmesg | grep -qE 'BUG:|WARNING:|Oops'; then
+	ktap_fail "no kernel warnings" "$(dmesg | grep -E 'BUG:|WARNING:|Oops' | head -3)"
+else
+	ktap_pass "no kernel warnings"
+fi
+ktap_finish

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Userspace unit tests of aicc_roce's rate laws (module/roce/roce_law.c)
+ * and knob table (module/roce/roce_tables.c), built from the module's own
+ * sources.  KTAP output.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/ktap.h"
+#include "../../module/roce/roce_law.h"
+
+#define MS	1000000ULL
+#define MBPS	1000000ULL
+
+static struct roce_params P;
+
+static void params(unsigned int algo)
+{
+	u32 k[AICC_ROCE_NR_KNOBS];
+
+	roce_params_defaults(k);
+	k[AICC_RK_CC_ALGO] = algo;
+	roce_params_set(&P, k);
+}
+
+KTAP_CASE(knob_table)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		const struct aicc_roce_knob_desc *k = &aicc_roce_knob_desc[i];
+
+		ktap_expect(k->name && k->desc, "knob %u has no name", i);
+		ktap_expect(k->min <= k->def && k->def <= k->max,
+			    "%s: default %u outside %u..%u", k->name, k->def,
+			    k->min, k->max);
+		ktap_expect(roce_knob_check(i, k->def) == 0, "%s default", k->name);
+		if (k->max < 0xffffffffU)
+			ktap_expect(roce_knob_check(i, (u64)k->max + 1) < 0,
+				    "%s accepts max+1", k->name);
+		if (k->min)
+			ktap_expect(roce_knob_check(i, k->min - 1) < 0,
+				    "%s accepts min-1", k->name);
+		for (j = 0; j < i; j++)
+			ktap_expect(strcmp(k->name, aicc_roce_knob_desc[j].name),
+				    "duplicate knob %s", k->name);
+	}
+	for (i = 0; i < AICC_ROCE_NR_STATS; i++)
+		ktap_expect(aicc_roce_stat_desc[i].name, "stat %u unnamed", i);
+	ktap_expect(roce_knob_check(AICC_ROCE_NR_KNOBS, 0) < 0, "bad id");
+}
+
+KTAP_CASE(tx_time)
+{
+	ktap_expect(roce_tx_time_ns(8 * MBPS, 1000) == 1000000,
+		    "1000 B at 8 Mbit/s: %llu ns",
+		    (unsigned long long)roce_tx_time_ns(8 * MBPS, 1000));
+	ktap_expect(roce_tx_time_ns(0, 1) > 0, "rate 0 must not divide by 0");
+}
+
+KTAP_CASE(dcqcn_cut_and_floor)
+{
+	struct roce_rp r;
+	u64 t = 1000 * MS, before;
+
+	params(AICC_ROCE_ALGO_DCQCN);
+	roce_rp_init(&r, &P, t);
+	ktap_expect(r.rc == ROCE_LINE_RATE_BPS, "starts at line rate");
+	/* first CNP: alpha = initial (1023/1024), cut about in half */
+	ktap_expect(roce_rp_on_cnp(&r, &P, t) & ROCE_EV_CUT, "first CNP cuts");
+	ktap_expect(r.rc >= ROCE_LINE_RATE_BPS / 2 &&
+		    r.rc < ROCE_LINE_RATE_BPS / 2 + ROCE_LINE_RATE_BPS / 512,
+		    "rc %llu after the first cut", (unsigned long long)r.rc);
+	ktap_expect(r.rt == ROCE_LINE_RATE_BPS, "target keeps the old rate");
+	/* within rp_rate_reduce_monitor_period: no second cut */
+	before = r.rc;
+	ktap_expect(!(roce_rp_on_cnp(&r, &P, t + MS) & ROCE_EV_CUT),
+		    "cut inside the monitor period");
+	ktap_expect(r.rc == before, "rate changed without a cut");
+	/* many CNPs, one per period: down to rp_min_rate, never below */
+	for (int i = 1; i < 200; i++)
+		roce_rp_on_cnp(&r, &P, t + (u64)i * 5 * MS);
+	ktap_expect(r.rc == P.k[AICC_RK_RP_MIN_RATE] * MBPS,
+		    "floor: rc %llu", (unsigned long long)r.rc);
+}
+
+KTAP_CASE(dcqcn_min_dec_fac)
+{
+	struct roce_rp r;
+	u32 k[AICC_ROCE_NR_KNOBS];
+
+	roce_params_defaults(k);
+	k[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_DCQCN;
+	k[AICC_RK_RP_GD] = 10;			/* cut = alpha: ~all of it */
+	k[AICC_RK_RP_MIN_DEC_FAC] = 80;		/* keep at least 80 % */
+	roce_params_set(&P, k);
+	roce_rp_init(&r, &P, 0);
+	roce_rp_on_cnp(&r, &P, 0);
+	ktap_expect(r.rc == ROCE_LINE_RATE_BPS / 100 * 80,
+		    "min_dec_fac bound: %llu", (unsigned long long)r.rc);
+}
+
+KTAP_CASE(dcqcn_recovery)
+{
+	struct roce_rp r;
+	u64 t = 0, per;
+	u64 rt0;
+	int i;
+
+	params(AICC_ROCE_ALGO_DCQCN);
+	per = (u64)P.k[AICC_RK_RP_TIME_RESET] * 1000;
+	roce_rp_init(&r, &P, t);
+	for (i = 0; i < 12; i++) {
+		t += 5 * MS;
+		roce_rp_on_cnp(&r, &P, t);
+	}
+	rt0 = r.rt;
+	ktap_expect(r.rc < rt0, "cut below the target");
+	/* fast recovery: rp_threshold stages halve the gap, target fixed */
+	for (i = 0; i < (int)P.k[AICC_RK_RP_THRESHOLD]; i++) {
+		u64 gap = r.rt - r.rc;
+
+		t += per;
+		ktap_expect(roce_rp_on_tx(&r, &P, t, t, 1000, 0, false) &
+			    ROCE_EV_INCREASE, "stage %d", i);
+		ktap_expect(r.rt == rt0, "target moved in fast recovery");
+		ktap_expect(r.rt - r.rc <= gap / 2 + 1, "gap not halved");
+	}
+	/* then additive increase: target + rp_ai_rate per stage */
+	t += per;
+	roce_rp_on_tx(&r, &P, t, t, 1000, 0, false);
+	ktap_expect(r.rt == rt0 + P.k[AICC_RK_RP_AI_RATE] * MBPS,
+		    "additive increase: rt %llu rt0 %llu",
+		    (unsigned long long)r.rt, (unsigned long long)rt0);
+	/* a long idle gap does not loop forever and stays bounded */
+	roce_rp_on_tx(&r, &P, t + 3600000 * MS, t + 3600000 * MS, 1000, 0, false);
+	ktap_expect(r.rc <= roce_max_rate(&P), "bounded by the max rate");
+}
+
+KTAP_CASE(dcqcn_alpha)
+{
+	struct roce_rp r;
+	u64 per;
+	u32 a;
+
+	params(AICC_ROCE_ALGO_DCQCN);
+	per = (u64)P.k[AICC_RK_RP_DCE_TCP_RTT] * 1000;
+	roce_rp_init(&r, &P, 0);
+	roce_rp_on_cnp(&r, &P, 0);
+	a = r.alpha;
+	ktap_expect(a == P.k[AICC_RK_RP_INITIAL_ALPHA], "initial alpha %u", a);
+	/* 20 quiet periods: alpha *= (g/1024)^20 */
+	roce_rp_on_cnp(&r, &P, 20 * per);
+	ktap_expect(r.alpha < a / 2, "alpha did not decay: %u", r.alpha);
+	ktap_expect(r.alpha > 0, "alpha decayed to 0 too fast");
+}
+
+KTAP_CASE(first_cnp_rate)
+{
+	struct roce_rp r;
+	u32 k[AICC_ROCE_NR_KNOBS];
+
+	roce_params_defaults(k);
+	k[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_DCQCN;
+	k[AICC_RK_RP_RATE_FIRST_CNP] = 40;
+	roce_params_set(&P, k);
+	roce_rp_init(&r, &P, 0);
+	roce_rp_on_cnp(&r, &P, 0);
+	ktap_expect(r.rc == 40 * MBPS, "rate on first CNP: %llu",
+		    (unsigned long long)r.rc);
+}
+
+KTAP_CASE(off_does_nothing)
+{
+	struct roce_rp r;
+
+	params(AICC_ROCE_ALGO_OFF);
+	roce_rp_init(&r, &P, 0);
+	ktap_expect(!roce_rp_on_cnp(&r, &P, 0), "off reacted to a CNP");
+	ktap_expect(r.rc == ROCE_LINE_RATE_BPS, "off changed the rate");
+}
+
+/* aicc law: a growing RTT (a queue) brings the rate down. */
+KTAP_CASE(aicc_law_delay)
+{
+	struct roce_rp r;
+	u64 t = 0, peak = 0;
+	u32 psn = 100;
+	int i, j;
+
+	params(AICC_ROCE_ALGO_AICC);
+	roce_rp_init(&r, &P, t);
+	for (i = 0; i < 400; i++) {
+		u32 rtt = i < 100 ? 1000000 : 1000000 + (u32)(i - 100) * 100000;
+
+		for (j = 0; j < 16; j++)
+			roce_rp_on_tx(&r, &P, t, t, 1024, psn + j, j == 15);
+		t += rtt;
+		roce_rp_on_ack(&r, &P, t, psn + 15);
+		psn += 16;
+		if (i == 99)
+			peak = r.rc;
+	}
+	ktap_expect(peak > 0 && r.rc < peak / 2,
+		    "rate %llu at 31 ms RTT, %llu at 1 ms",
+		    (unsigned long long)r.rc, (unsigned long long)peak);
+	ktap_expect(r.rtt_us >= 30000, "rtt sample %u us", r.rtt_us);
+	ktap_expect(r.rc >= P.k[AICC_RK_RP_MIN_RATE] * MBPS, "below min rate");
+}
+
+/* aicc law: CNPs are CE marks. */
+KTAP_CASE(aicc_law_cnp)
+{
+	struct roce_rp r;
+	u64 t = 0, before = 0;
+	u32 psn = 0;
+	int i, j;
+
+	params(AICC_ROCE_ALGO_AICC);
+	roce_rp_init(&r, &P, t);
+	for (i = 0; i < 200; i++) {
+		for (j = 0; j < 16; j++)
+			roce_rp_on_tx(&r, &P, t, t, 1024, psn + j, j == 15);
+		t += 1000000;
+		if (i >= 100)
+			roce_rp_on_cnp(&r, &P, t);
+		roce_rp_on_ack(&r, &P, t, psn + 15);
+		psn += 16;
+		if (i == 99)
+			before = r.rc;
+	}
+	ktap_expect(r.rc < before, "CNPs did not cut: %llu -> %llu",
+		    (unsigned long long)before, (unsigned long long)r.rc);
+	/* stale and future ACKs are ignored */
+	before = r.rc;
+	roce_rp_on_ack(&r, &P, t + 1, psn - 100);
+	roce_rp_on_ack(&r, &P, t + 2, psn + 5000);
+	ktap_expect(r.rc == before, "stale/future ACK changed the rate");
+}
+
+int main(void)
+{
+	return ktap_run();
+}
