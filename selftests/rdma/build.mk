@@ -6,9 +6,11 @@
 # selftests/rdma/test_*.sh (run by selftests/run-in-vm.sh).
 
 ROCE_LAW_SRCS := module/roce/roce_law.c module/roce/roce_tables.c \
+		 tools/sim/roce.c \
 		 $(sort $(CORE_SRCS) $(wildcard module/core/aicc_policy.c \
 					     module/core/aicc_model.c))
-ROCE_LAW_HDRS := module/roce/roce_law.h uapi/aicc_roce.h $(CORE_HDRS)
+ROCE_LAW_HDRS := module/roce/roce_law.h uapi/aicc_roce.h tools/sim/sim_roce.h \
+		 $(CORE_HDRS)
 
 CHECK_UNIT += check-roce-law check-roce-abi-doc
 

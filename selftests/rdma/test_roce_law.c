@@ -9,6 +9,7 @@
 
 #include "../core/ktap.h"
 #include "../../module/roce/roce_law.h"
+#include "../../tools/sim/sim_roce.h"
 
 #define MS	1000000ULL
 #define MBPS	1000000ULL
@@ -237,6 +238,40 @@ KTAP_CASE(aicc_law_cnp)
 	roce_rp_on_ack(&r, &P, t + 1, psn - 100);
 	roce_rp_on_ack(&r, &P, t + 2, psn + 5000);
 	ktap_expect(r.rc == before, "stale/future ACK changed the rate");
+}
+
+/* The simulator's RoCE model: rate control empties the queue. */
+KTAP_CASE(sim_on_vs_off)
+{
+	struct sim_roce_config c;
+	struct sim_roce_result off, on, ai, again;
+
+	sim_roce_defaults(&c);
+	c.knobs[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_OFF;
+	ktap_expect(!sim_roce_run(&c, &off), "off: %s", off.err);
+	c.knobs[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_DCQCN;
+	ktap_expect(!sim_roce_run(&c, &on), "dcqcn: %s", on.err);
+	ktap_expect(!sim_roce_run(&c, &again), "dcqcn again: %s", again.err);
+	c.knobs[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_AICC;
+	ktap_expect(!sim_roce_run(&c, &ai), "aicc: %s", ai.err);
+	printf("# sim off: goodput %.3f qdelay %.0f us; dcqcn: %.3f %.0f us; aicc: %.3f %.0f us\n",
+	       off.goodput, off.qdelay_mean_us, on.goodput, on.qdelay_mean_us,
+	       ai.goodput, ai.qdelay_mean_us);
+	ktap_expect(off.goodput > 0.9 && off.cuts == 0, "off: goodput %.3f",
+		    off.goodput);
+	ktap_expect(on.qdelay_mean_us * 3 < off.qdelay_mean_us,
+		    "dcqcn queue %.0f us vs off %.0f us", on.qdelay_mean_us,
+		    off.qdelay_mean_us);
+	ktap_expect(on.goodput > 0.6 && on.cnps > 0 && on.cuts > 0,
+		    "dcqcn goodput %.3f", on.goodput);
+	ktap_expect(ai.qdelay_mean_us * 3 < off.qdelay_mean_us && ai.goodput > 0.5,
+		    "aicc queue %.0f us goodput %.3f", ai.qdelay_mean_us,
+		    ai.goodput);
+	ktap_expect(on.jain > 0.9, "dcqcn Jain %.3f", on.jain);
+	ktap_expect(again.goodput == on.goodput && again.cnps == on.cnps,
+		    "not deterministic");
+	c.flows = 0;
+	ktap_expect(sim_roce_run(&c, &on) < 0, "flows=0 accepted");
 }
 
 int main(void)

@@ -13,10 +13,16 @@ CHECK_UNIT += check-sim
 
 .PHONY: check-sim
 
+# aicc-sim roce (issue 7): RoCE senders running aicc_roce's rate laws
+SIM_ROCE_SRCS := tools/sim/roce.c module/roce/roce_law.c \
+		 module/roce/roce_tables.c
+SIM_ROCE_HDRS := tools/sim/sim_roce.h module/roce/roce_law.h uapi/aicc_roce.h
+
 $(BUILD)/aicc-sim: tools/sim/main.c $(SIM_SRCS) $(CORE_SRCS) $(SIM_HDRS) \
-		tools/sim/build.mk
+		$(SIM_ROCE_SRCS) $(SIM_ROCE_HDRS) tools/sim/build.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(SIM_CFLAGS) -o $@ tools/sim/main.c $(SIM_SRCS) $(CORE_SRCS) -lm
+	$(CC) $(SIM_CFLAGS) -o $@ tools/sim/main.c $(SIM_SRCS) $(CORE_SRCS) \
+		$(SIM_ROCE_SRCS) -lm
 
 $(BUILD)/aicc-sim-test: tools/sim/test_sim.c $(SIM_SRCS) $(CORE_SRCS) \
 		$(SIM_HDRS) tools/sim/build.mk

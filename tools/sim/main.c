@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "sim.h"
+#include "sim_roce.h"
 
 static const char usage[] =
 "usage: aicc-sim SCENARIO [options]\n"
@@ -268,6 +269,8 @@ int main(int argc, char **argv)
 	int nknob = 0, o, sc, i;
 	double wall;
 
+	if (argc > 1 && !strcmp(argv[1], "roce"))	/* roce.c */
+		return sim_roce_main(argc - 1, argv + 1);
 	sim_config_defaults(&c);
 	while ((o = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (o) {

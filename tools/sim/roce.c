@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aicc-sim roce: a RoCEv2 model -- rate-based senders (the reaction
+ * points of aicc_roce.ko, running the module's own rate laws from
+ * module/roce/roce_law.c), one bottleneck with step ECN marking, and
+ * receivers acting as notification points (one CNP per flow per
+ * np_min_time_between_cnps when a CE-marked packet arrives).
+ *
+ *   aicc-sim roce [--flows N] [--rate-mbit R] [--rtt-us T] [--ecn-kb K]
+ *                 [--buffer-kb B] [--time-ms T] [--algo off|dcqcn|aicc]
+ *                 [--window PKTS] [--ack-every N] [--seed S] [-j]
+ *                 [KNOB=VALUE ...]
+ *
+ * Each sender always has data (an RDMA WRITE stream), paced at its rate
+ * and limited to --window unacknowledged packets (rxe allows 128); the
+ * receiver acknowledges every --ack-every packets.  Flows start 1 ms
+ * apart.  The model is deterministic for a given seed.  Output: goodput
+ * as a fraction of the bottleneck, queue delay (mean, p99), Jain's
+ * fairness index, CNPs, drops; with -j one JSON object.  The tuner can
+ * call sim_roce_run() directly (see sim_roce.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_roce.h"
+
+#define EV_SEND		0
+#define EV_DEPART	1
+#define EV_ARRIVE	2	/* a data packet reaches the receiver */
+#define EV_CNP		3	/* a CNP reaches the sender */
+#define EV_ACK		4	/* an ACK reaches the sender */
+
+struct ev {
+	u64 t;
+	u32 seq;		/* tie-break: insertion order */
+	u8 type;
+	u16 flow;
+	u32 psn;
+	u8 ce;
+};
+
+struct heap {
+	struct ev *v;
+	u32 n, cap, seq;
+};
+
+static int heap_push(struct heap *h, struct ev e)
+{
+	u32 i;
+
+	if (h->n == h->cap) {
+		u32 cap = h->cap ? h->cap * 2 : 1024;
+		struct ev *v = realloc(h->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		h->v = v;
+		h->cap = cap;
+	}
+	e.seq = h->seq++;
+	i = h->n++;
+	while (i) {
+		u32 p = (i - 1) / 2;
+
+		if (h->v[p].t < e.t || (h->v[p].t == e.t && h->v[p].seq < e.seq))
+			break;
+		h->v[i] = h->v[p];
+		i = p;
+	}
+	h->v[i] = e;
+	return 0;
+}
+
+static struct ev heap_pop(struct heap *h)
+{
+	struct ev top = h->v[0], last = h->v[--h->n];
+	u32 i = 0;
+
+	for (;;) {
+		u32 c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && (h->v[c + 1].t < h->v[c].t ||
+				     (h->v[c + 1].t == h->v[c].t &&
+				      h->v[c + 1].seq < h->v[c].seq)))
+			c++;
+		if (last.t < h->v[c].t || (last.t == h->v[c].t && last.seq < h->v[c].seq))
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	h->v[i] = last;
+	return top;
+}
+
+struct rflow {
+	struct roce_rp rp;
+	u64 next_tx;
+	u64 last_cnp;
+	u32 nxt;		/* next PSN to send */
+	u32 una;		/* oldest unacknowledged */
+	u32 rcv;		/* receiver: packets received */
+	u64 rx_bytes;		/* in the measurement window */
+	u8 blocked;		/* window full: wait for an ACK */
+	u8 cnp_any;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void sim_roce_defaults(struct sim_roce_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->flows = 2;
+	c->rate_mbit = 20;
+	c->rtt_us = 2000;
+	c->ecn_kb = 30;
+	c->buffer_kb = 400;
+	c->time_ms = 3000;
+	c->window = 128;
+	c->ack_every = 16;
+	c->payload = 1024;
+	c->seed = 1;
+	roce_params_defaults(c->knobs);
+}
+
+int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
+{
+	const u32 wire = c->payload + 58;	/* IP, UDP, BTH, ICRC */
+	u64 tx_ns, end, warm, now = 0, q_bytes = 0, link_free = 0;
+	u64 qd_sum = 0, qd_n = 0, *qd = NULL, qd_cap = 0;
+	struct roce_params p;
+	struct rflow *f;
+	struct heap h = { 0 };
+	u32 i;
+
+	memset(r, 0, sizeof(*r));
+	if (!c->flows || c->flows > 1024 || c->rate_mbit <= 0 || c->time_ms <= 0 ||
+	    !c->window || !c->ack_every || c->payload < 64) {
+		snprintf(r->err, sizeof(r->err), "bad configuration");
+		return -1;
+	}
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		if (roce_knob_check(i, c->knobs[i])) {
+			snprintf(r->err, sizeof(r->err), "%s=%u out of range",
+				 aicc_roce_knob_desc[i].name, c->knobs[i]);
+			return -1;
+		}
+	}
+	roce_params_set(&p, c->knobs);
+	f = calloc(c->flows, sizeof(*f));
+	if (!f)
+		goto nomem;
+	tx_ns = (u64)(wire * 8.0 * 1000.0 / c->rate_mbit);
+	end = (u64)(c->time_ms * 1e6);
+	warm = end / 3;
+	for (i = 0; i < c->flows; i++) {
+		u64 t0 = (u64)i * 1000000 + (c->seed % 97) * 1000;
+
+		roce_rp_init(&f[i].rp, &p, t0);
+		f[i].next_tx = t0;
+		if (heap_push(&h, (struct ev){ .t = t0, .type = EV_SEND,
+						.flow = (u16)i }))
+			goto nomem;
+	}
+	while (h.n) {
+		struct ev e = heap_pop(&h);
+		struct rflow *fl = &f[e.flow];
+		u64 half = (u64)(c->rtt_us * 500.0);
+
+		now = e.t;
+		if (now >= end)
+			break;
+		switch (e.type) {
+		case EV_SEND: {
+			u64 depart;
+			u8 ce;
+
+			if (fl->nxt - fl->una >= c->window) {
+				fl->blocked = 1;
+				break;
+			}
+			roce_rp_on_tx(&fl->rp, &p, now, now, wire, fl->nxt,
+				      (fl->nxt + 1) % c->ack_every == 0);
+			fl->next_tx = now + roce_tx_time_ns(fl->rp.rc, wire);
+			r->sent++;
+			if (q_bytes + wire > (u64)c->buffer_kb * 1000) {
+				r->drops++;	/* RC would retransmit: count it */
+			} else {
+				ce = c->ecn_kb && q_bytes > (u64)c->ecn_kb * 1000;
+				q_bytes += wire;
+				depart = (link_free > now ? link_free : now) + tx_ns;
+				link_free = depart;
+				if (now >= warm) {
+					u64 d = depart - now;
+
+					qd_sum += d;
+					if (qd_n == qd_cap) {
+						u64 nc = qd_cap ? qd_cap * 2 : 4096;
+						u64 *nq = realloc(qd, nc * sizeof(*nq));
+
+						if (!nq)
+							goto nomem;
+						qd = nq;
+						qd_cap = nc;
+					}
+					qd[qd_n++] = d;
+				}
+				if (heap_push(&h, (struct ev){ .t = depart, .type = EV_DEPART,
+								.flow = e.flow, .psn = fl->nxt,
+								.ce = ce }))
+					goto nomem;
+			}
+			fl->nxt++;
+			if (heap_push(&h, (struct ev){ .t = fl->next_tx > now ? fl->next_tx : now + 1,
+							.type = EV_SEND, .flow = e.flow }))
+				goto nomem;
+			break;
+		}
+		case EV_DEPART:
+			q_bytes -= wire;
+			if (heap_push(&h, (struct ev){ .t = now + half, .type = EV_ARRIVE,
+							.flow = e.flow, .psn = e.psn, .ce = e.ce }))
+				goto nomem;
+			break;
+		case EV_ARRIVE:
+			fl->rcv++;
+			if (now >= warm)
+				fl->rx_bytes += c->payload;
+			if (e.ce) {
+				r->ce++;
+				if (p.k[AICC_RK_NP_ENABLE] &&
+				    (!fl->cnp_any || now - fl->last_cnp >=
+				     (u64)p.k[AICC_RK_NP_MIN_TIME_CNPS] * 1000)) {
+					fl->cnp_any = 1;
+					fl->last_cnp = now;
+					r->cnps++;
+					if (heap_push(&h, (struct ev){ .t = now + half,
+									.type = EV_CNP,
+									.flow = e.flow }))
+						goto nomem;
+				}
+			}
+			if ((e.psn + 1) % c->ack_every == 0 &&
+			    heap_push(&h, (struct ev){ .t = now + half, .type = EV_ACK,
+							.flow = e.flow, .psn = e.psn }))
+				goto nomem;
+			break;
+		case EV_CNP:
+			if (roce_rp_on_cnp(&fl->rp, &p, now) & ROCE_EV_CUT)
+				r->cuts++;
+			break;
+		case EV_ACK:
+			if (roce_rp_on_ack(&fl->rp, &p, now, e.psn) & ROCE_EV_CUT)
+				r->cuts++;
+			if ((s32)(e.psn + 1 - fl->una) > 0)
+				fl->una = e.psn + 1;
+			if (fl->blocked) {
+				fl->blocked = 0;
+				if (heap_push(&h, (struct ev){ .t = fl->next_tx > now ?
+								fl->next_tx : now,
+								.type = EV_SEND, .flow = e.flow }))
+					goto nomem;
+			}
+			break;
+		}
+	}
+	{
+		double tot = 0, sq = 0, secs = (end - warm) / 1e9;
+
+		for (i = 0; i < c->flows; i++) {
+			double b = (double)f[i].rx_bytes;
+
+			tot += b;
+			sq += b * b;
+		}
+		r->goodput = tot * 8 / secs / (c->rate_mbit * 1e6);
+		r->jain = sq > 0 ? tot * tot / (c->flows * sq) : 0;
+	}
+	if (qd_n) {
+		u64 k = qd_n * 99 / 100;
+
+		r->qdelay_mean_us = qd_sum / 1000.0 / qd_n;
+		qsort(qd, qd_n, sizeof(*qd), cmp_u64);
+		r->qdelay_p99_us = qd[k < qd_n ? k : qd_n - 1] / 1000.0;
+	}
+	free(qd);
+	free(h.v);
+	free(f);
+	return 0;
+nomem:
+	free(qd);
+	free(h.v);
+	free(f);
+	snprintf(r->err, sizeof(r->err), "out of memory");
+	return -1;
+}
+
+static int opt_val(int argc, char **argv, int *i, double *v)
+{
+	char *end;
+
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "aicc-sim roce: %s needs a value\n", argv[*i]);
+		return -1;
+	}
+	*v = strtod(argv[++*i], &end);
+	if (*end || *v < 0) {
+		fprintf(stderr, "aicc-sim roce: bad value '%s' for %s\n",
+			argv[*i], argv[*i - 1]);
+		return -1;
+	}
+	return 0;
+}
+
+int sim_roce_main(int argc, char **argv)
+{
+	struct sim_roce_config c;
+	struct sim_roce_result r;
+	bool json = false;
+	int i, k;
+	double v;
+
+	sim_roce_defaults(&c);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--algo") && i + 1 < argc) {
+			for (k = 0; k < AICC_ROCE_NR_ALGOS; k++)
+				if (!strcmp(argv[i + 1], aicc_roce_algo_name[k]))
+					break;
+			if (k == AICC_ROCE_NR_ALGOS) {
+				fprintf(stderr, "aicc-sim roce: unknown algo '%s' (off, dcqcn, aicc)\n",
+					argv[i + 1]);
+				return 2;
+			}
+			c.knobs[AICC_RK_CC_ALGO] = (u32)k;
+			i++;
+		} else if (a[0] == '-') {
+			if (opt_val(argc, argv, &i, &v))
+				return 2;
+			if (!strcmp(a, "--flows"))
+				c.flows = (u32)v;
+			else if (!strcmp(a, "--rate-mbit"))
+				c.rate_mbit = v;
+			else if (!strcmp(a, "--rtt-us"))
+				c.rtt_us = v;
+			else if (!strcmp(a, "--ecn-kb"))
+				c.ecn_kb = (u32)v;
+			else if (!strcmp(a, "--buffer-kb"))
+				c.buffer_kb = (u32)v;
+			else if (!strcmp(a, "--time-ms"))
+				c.time_ms = v;
+			else if (!strcmp(a, "--window"))
+				c.window = (u32)v;
+			else if (!strcmp(a, "--ack-every"))
+				c.ack_every = (u32)v;
+			else if (!strcmp(a, "--seed"))
+				c.seed = (u64)v;
+			else {
+				fprintf(stderr, "aicc-sim roce: unknown option '%s'\n", a);
+				return 2;
+			}
+		} else if (eq) {
+			char name[64];
+			size_t l = (size_t)(eq - a);
+			char *end;
+			unsigned long long x;
+
+			if (l >= sizeof(name))
+				l = sizeof(name) - 1;
+			memcpy(name, a, l);
+			name[l] = 0;
+			for (k = 0; k < AICC_ROCE_NR_KNOBS; k++)
+				if (!strcmp(aicc_roce_knob_desc[k].name, name))
+					break;
+			errno = 0;
+			x = strtoull(eq + 1, &end, 10);
+			if (k == AICC_ROCE_NR_KNOBS || errno || *end || !eq[1] ||
+			    roce_knob_check((unsigned int)k, x)) {
+				fprintf(stderr, "aicc-sim roce: bad knob setting '%s'\n", a);
+				return 2;
+			}
+			c.knobs[k] = (u32)x;
+		} else {
+			fprintf(stderr, "aicc-sim roce: unexpected argument '%s'\n", a);
+			return 2;
+		}
+	}
+	if (sim_roce_run(&c, &r)) {
+		fprintf(stderr, "aicc-sim roce: %s\n", r.err);
+		return 1;
+	}
+	if (json)
+		printf("{\"algo\": \"%s\", \"flows\": %u, \"goodput\": %.4f, "
+		       "\"qdelay_mean_us\": %.1f, \"qdelay_p99_us\": %.1f, "
+		       "\"jain\": %.4f, \"cnps\": %llu, \"cuts\": %llu, "
+		       "\"ce\": %llu, \"drops\": %llu, \"sent\": %llu}\n",
+		       aicc_roce_algo_name[c.knobs[AICC_RK_CC_ALGO]], c.flows,
+		       r.goodput, r.qdelay_mean_us, r.qdelay_p99_us, r.jain,
+		       (unsigned long long)r.cnps, (unsigned long long)r.cuts,
+		       (unsigned long long)r.ce, (unsigned long long)r.drops,
+		       (unsigned long long)r.sent);
+	else
+		printf("algo %s flows %u: goodput %.3f of the bottleneck, queue delay mean %.0f us p99 %.0f us, Jain %.3f, CNPs %llu, cuts %llu, CE %llu, drops %llu\n",
+		       aicc_roce_algo_name[c.knobs[AICC_RK_CC_ALGO]], c.flows,
+		       r.goodput, r.qdelay_mean_us, r.qdelay_p99_us, r.jain,
+		       (unsigned long long)r.cnps, (unsigned long long)r.cuts,
+		       (unsigned long long)r.ce, (unsigned long long)r.drops);
+	return 0;
+}
