@@ -61,8 +61,10 @@ ktap_expect "no model at load; model 0644, model_unload 0200" \
 	"$n-$(echo $modes | tr ' ' -) = 0-644-200" "bytes $n, modes $modes"
 
 "$aicc" model load "$trained" > /dev/null
+# (read through a pipe: the file's size is the attribute's, 4096)
+same() { cat $sys/model | cmp -s "$1" - && echo y; }
 ktap_expect "load: read back byte for byte, model_loads 1" \
-	"$(cmp -s "$trained" $sys/model && echo y)-$(cat $sys/model_loads) = y-1"
+	"$(same "$trained")-$(cat $sys/model_loads) = y-1"
 
 # malformed blobs written straight to the kernel (the tool would refuse)
 cp "$tmp/id.model" "$tmp/crc.model"
@@ -78,9 +80,9 @@ done
 dd if="$tmp/id.model" of=$sys/model bs=128 2>/dev/null && bad=$((bad + 1))
 rej=$(cat $sys/model_rejects)
 ktap_expect "malformed blobs rejected, counted in model_rejects" \
-	"$bad-$rej -eq 0-4" "accepted $bad, model_rejects $rej"
+	"$bad-$rej = 0-4" "accepted $bad, model_rejects $rej"
 ktap_expect "the old model stays after rejected blobs" \
-	"$(cmp -s "$trained" $sys/model && echo y)-$(cat $sys/model_loads) = y-1"
+	"$(same "$trained")-$(cat $sys/model_loads) = y-1"
 dmesg | grep -q 'model rejected: checksum mismatch'
 ktap_expect "the kernel log names the problem" "$? -eq 0"
 
@@ -123,7 +125,8 @@ flow 2
 e1=$(stat_ policy_evals)
 ktap_expect "no model: the policy never runs" "$e1 -eq $e0" "evals $e0 -> $e1"
 
-# swap models (and unload) every 100 ms while a 5 s flow runs
+# swap models (and unload) every 50 ms while a 5 s flow runs (under TCG
+# each swap takes far longer than that)
 flow 5 &
 fpid=$!
 swaps=0
@@ -134,13 +137,13 @@ while kill -0 $fpid 2>/dev/null; do
 	2) echo 1 > $sys/model_unload ;;
 	esac
 	swaps=$((swaps + 1))
-	sleep 0.1
+	sleep 0.05
 done
 wait $fpid
 frc=$?
 e2=$(stat_ policy_evals)
 ktap_expect "models swapped $swaps times under traffic; the flow completes" \
-	"$frc -eq 0 -a $swaps -ge 10" "flow exit $frc, $swaps swaps"
+	"$frc -eq 0 -a $swaps -ge 4" "flow exit $frc, $swaps swaps"
 ktap_expect "the policy drove rounds" "$e2 -gt $e1" "evals $e1 -> $e2"
 
 cat "$tmp/oor.model" > $sys/model
