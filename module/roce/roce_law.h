@@ -10,7 +10,7 @@
  *   roce_rp_on_tx()   a packet leaves at @depart (timer and byte-counter
  *                     recovery; the aicc law times ACK-requesting packets
  *                     from their departure, not from the pacing wait)
- *   roce_rp_on_ack()  an RC acknowledgement arrives (aicc law only)
+ *   roce_rp_on_ack()  an RC acknowledgment arrives (aicc law only)
  *   roce_rp_on_cnp()  a CNP arrives for the flow
  *
  * DCQCN (Zhu et al., SIGCOMM 2015), with mlx5's parameter names: on a CNP,

@@ -41,7 +41,7 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/timekeeping.h>
 #include <linux/random.h>
-#if __has_include(<linux/unaligned.h>)
+#ifdef AICC_HAVE_LINUX_UNALIGNED_H
 #include <linux/unaligned.h>	/* 6.12 */
 #else
 #include <asm/unaligned.h>
@@ -75,7 +75,7 @@ static DEFINE_SPINLOCK(roce_ins_lock);
 static u32 roce_hash_seed;
 
 struct roce_pset __rcu *roce_pset;
-DEFINE_MUTEX(roce_param_mutex);
+DEFINE_MUTEX(roce_param_mutex);	/* serialises knob writers */
 DEFINE_PER_CPU(u64 [AICC_ROCE_NR_STATS], roce_stats);
 
 u64 roce_stat_sum(unsigned int id)
@@ -198,7 +198,7 @@ static u32 roce_icrc(const struct sk_buff *skb, const struct roce_pkt *pk)
 
 		ih->tos = 0xff;
 		ih->ttl = 0xff;
-		ih->check = htons(0xffff);
+		ih->check = CSUM_MANGLED_0;
 	} else {
 		struct ipv6hdr *ih = (struct ipv6hdr *)hdr;
 
@@ -207,7 +207,7 @@ static u32 roce_icrc(const struct sk_buff *skb, const struct roce_pkt *pk)
 		ih->hop_limit = 0xff;
 	}
 	uh = (struct udphdr *)(hdr + iplen);
-	uh->check = htons(0xffff);
+	uh->check = CSUM_MANGLED_0;
 	hdr[iplen + sizeof(*uh) + 4] = 0xff;	/* BTH resv8a */
 	crc = crc32_le(0xdebb20e3, hdr, hlen);
 

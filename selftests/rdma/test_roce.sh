@@ -129,10 +129,17 @@ retry0=$(hw rxe_a completer_retry_err)
 phase "cc on (dcqcn)" 18516
 on_bw=$bw_kbit on_rtt=${rtt_avg:-999} on_q=$q50
 rate_kbit=$((ROCE_RATE_BPS / 1000))
-ktap_expect_range "throughput with cc on / bottleneck" \
-	"$(awk -v a="$on_bw" -v r="$rate_kbit" 'BEGIN { printf "%.2f", a / r }')" 0.6 1.1
+# Under emulation the rig itself may not reach the bottleneck rate: compare
+# with the same run's throughput without rate control, and report both.
+ktap_info "throughput / bottleneck: off $(awk -v a="$off_bw" -v r="$rate_kbit" \
+	'BEGIN { printf "%.2f", a / r }'), on $(awk -v a="$on_bw" -v r="$rate_kbit" \
+	'BEGIN { printf "%.2f", a / r }')"
+ktap_expect_range "throughput with cc on / off" \
+	"$(awk -v a="$on_bw" -v b="$off_bw" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')" \
+	"${ROCE_MIN_BW_RATIO:-0.7}" 2
 ktap_expect_range "ping RTT on / off" \
-	"$(awk -v a="$on_rtt" -v b="$off_rtt" 'BEGIN { printf "%.2f", b > 0 ? a / b : 9 }')" 0 0.7
+	"$(awk -v a="$on_rtt" -v b="$off_rtt" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 9 }')" \
+	0 "${ROCE_MAX_RTT_RATIO:-0.7}"
 ktap_expect "queue p50 falls (on $on_q, off $off_q bytes)" \
 	"$on_q -lt $off_q -o $off_q -eq 0"
 seq1=$(hw rxe_a rcvd_seq_err) oos1=$(hw rxe_b out_of_seq_request)

@@ -266,10 +266,11 @@ static int rdma_flows(int argc, char **argv)
 		} else {
 			format_rate_bps((double)rec.rate_bps, r1, sizeof(r1));
 			format_rate_bps((double)rec.target_bps, r2, sizeof(r2));
-			printf("%-15s %-15s %5u %6u %6u %7s %7llu %8llu %8llu %5llu %5llu %5llu %10s %10s %5u\n",
-			       la, ra, rec.sport, rec.local_qpn, rec.peer_qpn,
+			printf("%-15s %-15s %5u %6u %6u %7s ", la, ra, rec.sport,
+			       rec.local_qpn, rec.peer_qpn,
 			       rec.algo < AICC_ROCE_NR_ALGOS ?
-			       aicc_roce_algo_name[rec.algo] : "?",
+			       aicc_roce_algo_name[rec.algo] : "?");
+			printf("%7llu %8llu %8llu %5llu %5llu %5llu %10s %10s %5u\n",
 			       (unsigned long long)rec.tx_pkts,
 			       (unsigned long long)rec.rx_pkts,
 			       (unsigned long long)rec.ce_seen,

@@ -96,6 +96,34 @@ static struct ev heap_pop(struct heap *h)
 	return top;
 }
 
+static int push(struct heap *h, u64 t, u8 type, u32 flow, u32 psn, u8 ce)
+{
+	struct ev e = { 0 };
+
+	e.t = t;
+	e.type = type;
+	e.flow = (u16)flow;
+	e.psn = psn;
+	e.ce = ce;
+	return heap_push(h, e);
+}
+
+/* Append one queue-delay sample. */
+static int qd_add(u64 **qd, u64 *n, u64 *cap, u64 d)
+{
+	if (*n == *cap) {
+		u64 nc = *cap ? *cap * 2 : 4096;
+		u64 *nq = realloc(*qd, nc * sizeof(*nq));
+
+		if (!nq)
+			return -1;
+		*qd = nq;
+		*cap = nc;
+	}
+	(*qd)[(*n)++] = d;
+	return 0;
+}
+
 struct rflow {
 	struct roce_rp rp;
 	u64 next_tx;
@@ -166,8 +194,7 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 
 		roce_rp_init(&f[i].rp, &p, t0);
 		f[i].next_tx = t0;
-		if (heap_push(&h, (struct ev){ .t = t0, .type = EV_SEND,
-						.flow = (u16)i }))
+		if (push(&h, t0, EV_SEND, i, 0, 0))
 			goto nomem;
 	}
 	while (h.n) {
@@ -199,35 +226,22 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 				depart = (link_free > now ? link_free : now) + tx_ns;
 				link_free = depart;
 				if (now >= warm) {
-					u64 d = depart - now;
-
-					qd_sum += d;
-					if (qd_n == qd_cap) {
-						u64 nc = qd_cap ? qd_cap * 2 : 4096;
-						u64 *nq = realloc(qd, nc * sizeof(*nq));
-
-						if (!nq)
-							goto nomem;
-						qd = nq;
-						qd_cap = nc;
-					}
-					qd[qd_n++] = d;
+					qd_sum += depart - now;
+					if (qd_add(&qd, &qd_n, &qd_cap, depart - now))
+						goto nomem;
 				}
-				if (heap_push(&h, (struct ev){ .t = depart, .type = EV_DEPART,
-								.flow = e.flow, .psn = fl->nxt,
-								.ce = ce }))
+				if (push(&h, depart, EV_DEPART, e.flow, fl->nxt, ce))
 					goto nomem;
 			}
 			fl->nxt++;
-			if (heap_push(&h, (struct ev){ .t = fl->next_tx > now ? fl->next_tx : now + 1,
-							.type = EV_SEND, .flow = e.flow }))
+			if (push(&h, fl->next_tx > now ? fl->next_tx : now + 1,
+				 EV_SEND, e.flow, 0, 0))
 				goto nomem;
 			break;
 		}
 		case EV_DEPART:
 			q_bytes -= wire;
-			if (heap_push(&h, (struct ev){ .t = now + half, .type = EV_ARRIVE,
-							.flow = e.flow, .psn = e.psn, .ce = e.ce }))
+			if (push(&h, now + half, EV_ARRIVE, e.flow, e.psn, e.ce))
 				goto nomem;
 			break;
 		case EV_ARRIVE:
@@ -242,15 +256,12 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 					fl->cnp_any = 1;
 					fl->last_cnp = now;
 					r->cnps++;
-					if (heap_push(&h, (struct ev){ .t = now + half,
-									.type = EV_CNP,
-									.flow = e.flow }))
+					if (push(&h, now + half, EV_CNP, e.flow, 0, 0))
 						goto nomem;
 				}
 			}
 			if ((e.psn + 1) % c->ack_every == 0 &&
-			    heap_push(&h, (struct ev){ .t = now + half, .type = EV_ACK,
-							.flow = e.flow, .psn = e.psn }))
+			    push(&h, now + half, EV_ACK, e.flow, e.psn, 0))
 				goto nomem;
 			break;
 		case EV_CNP:
@@ -264,9 +275,8 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 				fl->una = e.psn + 1;
 			if (fl->blocked) {
 				fl->blocked = 0;
-				if (heap_push(&h, (struct ev){ .t = fl->next_tx > now ?
-								fl->next_tx : now,
-								.type = EV_SEND, .flow = e.flow }))
+				if (push(&h, fl->next_tx > now ? fl->next_tx : now,
+					 EV_SEND, e.flow, 0, 0))
 					goto nomem;
 			}
 			break;
@@ -339,7 +349,8 @@ int sim_roce_main(int argc, char **argv)
 				if (!strcmp(argv[i + 1], aicc_roce_algo_name[k]))
 					break;
 			if (k == AICC_ROCE_NR_ALGOS) {
-				fprintf(stderr, "aicc-sim roce: unknown algo '%s' (off, dcqcn, aicc)\n",
+				fprintf(stderr,
+					"aicc-sim roce: unknown algo '%s' (off, dcqcn, aicc)\n",
 					argv[i + 1]);
 				return 2;
 			}
@@ -366,10 +377,9 @@ int sim_roce_main(int argc, char **argv)
 				c.ack_every = (u32)v;
 			else if (!strcmp(a, "--seed"))
 				c.seed = (u64)v;
-			else {
-				fprintf(stderr, "aicc-sim roce: unknown option '%s'\n", a);
-				return 2;
-			}
+			else
+				return fprintf(stderr, "aicc-sim roce: unknown option '%s'\n",
+					       a), 2;
 		} else if (eq) {
 			char name[64];
 			size_t l = (size_t)(eq - a);
@@ -400,21 +410,26 @@ int sim_roce_main(int argc, char **argv)
 		fprintf(stderr, "aicc-sim roce: %s\n", r.err);
 		return 1;
 	}
-	if (json)
-		printf("{\"algo\": \"%s\", \"flows\": %u, \"goodput\": %.4f, "
-		       "\"qdelay_mean_us\": %.1f, \"qdelay_p99_us\": %.1f, "
-		       "\"jain\": %.4f, \"cnps\": %llu, \"cuts\": %llu, "
-		       "\"ce\": %llu, \"drops\": %llu, \"sent\": %llu}\n",
-		       aicc_roce_algo_name[c.knobs[AICC_RK_CC_ALGO]], c.flows,
-		       r.goodput, r.qdelay_mean_us, r.qdelay_p99_us, r.jain,
+	if (json) {
+		printf("{\"algo\": \"%s\", \"flows\": %u, ",
+		       aicc_roce_algo_name[c.knobs[AICC_RK_CC_ALGO]], c.flows);
+		printf("\"goodput\": %.4f, \"qdelay_mean_us\": %.1f, ",
+		       r.goodput, r.qdelay_mean_us);
+		printf("\"qdelay_p99_us\": %.1f, \"jain\": %.4f, ",
+		       r.qdelay_p99_us, r.jain);
+		printf("\"cnps\": %llu, \"cuts\": %llu, \"ce\": %llu, ",
 		       (unsigned long long)r.cnps, (unsigned long long)r.cuts,
-		       (unsigned long long)r.ce, (unsigned long long)r.drops,
-		       (unsigned long long)r.sent);
-	else
-		printf("algo %s flows %u: goodput %.3f of the bottleneck, queue delay mean %.0f us p99 %.0f us, Jain %.3f, CNPs %llu, cuts %llu, CE %llu, drops %llu\n",
-		       aicc_roce_algo_name[c.knobs[AICC_RK_CC_ALGO]], c.flows,
-		       r.goodput, r.qdelay_mean_us, r.qdelay_p99_us, r.jain,
-		       (unsigned long long)r.cnps, (unsigned long long)r.cuts,
-		       (unsigned long long)r.ce, (unsigned long long)r.drops);
+		       (unsigned long long)r.ce);
+		printf("\"drops\": %llu, \"sent\": %llu}\n",
+		       (unsigned long long)r.drops, (unsigned long long)r.sent);
+		return 0;
+	}
+	printf("algo %s flows %u: goodput %.3f of the bottleneck, ",
+	       aicc_roce_algo_name[c.knobs[AICC_RK_CC_ALGO]], c.flows, r.goodput);
+	printf("queue delay mean %.0f us p99 %.0f us, Jain %.3f, ",
+	       r.qdelay_mean_us, r.qdelay_p99_us, r.jain);
+	printf("CNPs %llu, cuts %llu, CE %llu, drops %llu\n",
+	       (unsigned long long)r.cnps, (unsigned long long)r.cuts,
+	       (unsigned long long)r.ce, (unsigned long long)r.drops);
 	return 0;
 }
