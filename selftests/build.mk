@@ -18,3 +18,11 @@ selftests: $(VM_TESTS_BIN)
 $(BUILD)/selftests/%: selftests/%.c $(wildcard selftests/lib/*.h) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Iselftests/lib -o $@ $< -lpthread -lm
+
+# make check-repeat TEST=net/test_aicc_behaviour [N=20] [KERNEL=6.1]: one VM
+# runs TEST N times; prints pass counts and the spread of measured values
+# (selftests/repeat.sh).  Timing-sensitive: run it on an idle machine.
+.PHONY: check-repeat
+check-repeat: kmods tools selftests
+	@[ -n "$(TEST)" ] || { echo "usage: make check-repeat TEST=group/test_name [N=20] [KERNEL=6.1]" >&2; exit 2; }
+	bash selftests/repeat.sh --kernel $(or $(KERNEL),6.1) -n $(or $(N),20) $(TEST)

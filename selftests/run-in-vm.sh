@@ -13,8 +13,9 @@
 # there.  After each test, leftover network namespaces are deleted and
 # tcp_aicc is unloaded (with a warning), so every test starts clean.  AICC_TESTS="net/ module/test_x" runs only the tests whose
 # <group>/<name> contains one of the words; AICC_TEST_TIMEOUT (seconds,
-# default 600) bounds each test.  Prints its own KTAP summary, one line per
-# test, and exits 1 if any test failed.
+# default 600) bounds each test.  AICC_REPEAT=N runs each selected test N
+# times in a row, as <test>@1 ... <test>@N (selftests/repeat.sh).  Prints
+# its own KTAP summary, one line per test run, and exits 1 if any failed.
 
 set -u
 
@@ -46,7 +47,13 @@ for t in selftests/*/test_*.sh build/selftests/*/test_*; do
 		done
 		[ $keep -eq 1 ] || continue
 	fi
-	tests+=("$name=$t")
+	if [ "${AICC_REPEAT:-1}" -gt 1 ]; then
+		for r in $(seq "$AICC_REPEAT"); do
+			tests+=("$name@$r=$t")
+		done
+	else
+		tests+=("$name=$t")
+	fi
 done
 
 ktap_plan ${#tests[@]}
