@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # aicc_roce (issue 7): userspace unit tests of the rate laws and the knob
-# table, built from the module's own sources, and the check that every
-# sysfs file of aicc_roce is documented.  The VM tests are
+# table, built from the module's own sources, `aicc rdma` on a fake sysfs
+# tree, and the check that every sysfs file of aicc_roce is documented.  The VM tests are
 # selftests/rdma/test_*.sh (run by selftests/run-in-vm.sh).
 
 ROCE_LAW_SRCS := module/roce/roce_law.c module/roce/roce_tables.c \
@@ -12,7 +12,7 @@ ROCE_LAW_SRCS := module/roce/roce_law.c module/roce/roce_tables.c \
 ROCE_LAW_HDRS := module/roce/roce_law.h uapi/aicc_roce.h tools/sim/sim_roce.h \
 		 $(CORE_HDRS)
 
-CHECK_UNIT += check-roce-law check-roce-abi-doc
+CHECK_UNIT += check-roce-law check-roce-abi-doc check-rdma-tool
 
 $(BUILD)/test_roce_law: selftests/rdma/test_roce_law.c selftests/core/ktap.h \
 		$(ROCE_LAW_SRCS) $(ROCE_LAW_HDRS)
@@ -20,9 +20,12 @@ $(BUILD)/test_roce_law: selftests/rdma/test_roce_law.c selftests/core/ktap.h \
 	$(CC) $(USER_CFLAGS) -o $@ selftests/rdma/test_roce_law.c \
 		$(ROCE_LAW_SRCS) -lm
 
-.PHONY: check-roce-law check-roce-abi-doc
+.PHONY: check-roce-law check-roce-abi-doc check-rdma-tool
 check-roce-law: $(BUILD)/test_roce_law
 	$(BUILD)/test_roce_law
 
 check-roce-abi-doc:
 	bash selftests/rdma/check_roce_abi_doc.sh
+
+check-rdma-tool: $(BUILD)/aicc
+	AICC=$(BUILD)/aicc bash selftests/rdma/check_rdma_tool.sh

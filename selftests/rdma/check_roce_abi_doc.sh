@@ -10,7 +10,7 @@ abi=$top/Documentation/ABI/testing/sysfs-kernel-aicc
 tab=$top/module/roce/roce_tables.c
 . "$top/selftests/lib/ktap.sh"
 
-mapfile -t knobs < <(tr '\n' ' ' < "$tab" | grep -o 'RK(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]*"' |
+mapfile -t knobs < <(tr '\n\t' '  ' < "$tab" | tr -s ' ' | grep -o 'RK(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]*"' |
 	sed 's/.*"\(.*\)"/\1/')
 mapfile -t stats < <(sed -n 's/^\t\[AICC_RS_[A-Z_]*\] = { "\([a-z_]*\)".*/\1/p' "$tab")
 

@@ -39,8 +39,8 @@
 # ROCE_A6 / ROCE_B6 (IPv6), ROCE_DEV_A / ROCE_DEV_B (rxe devices), ROCE_TMP.
 # Helpers: roce_sw CMD..., roce_qstat FIELD, roce_qsample_start/stop/pct,
 # roce_ping_rtt COUNT, roce_rx_bytes, roce_bg CMD... (killed at cleanup),
-# roce_atexit CMD, roce_write_bw SECS [ARGS] (ib_write_bw A -> B in the
-# background), roce_rping COUNT, roce_gid_index DEV ADDR.
+# roce_atexit CMD, roce_write_bw PORT SECS [ARGS] (ib_write_bw A -> B in
+# the background), roce_rping COUNT [SRC DST], roce_gid_index DEV ADDR.
 
 ROCE_RATE=${ROCE_RATE:-20mbit}
 ROCE_DELAY=${ROCE_DELAY:-2ms}
@@ -413,16 +413,17 @@ roce_write_bw()
 		"$@" $ROCE_B > "$ROCE_TMP/wbw-$port-cli.log" 2>&1
 }
 
-# roce_rping COUNT: rping from A to B (rdma_cm over RoCEv2), COUNT
-# verified ping-pongs; status 0 when all of them came back.
+# roce_rping COUNT [SRC DST]: rping from A to B (rdma_cm over RoCEv2; the
+# IPv4 addresses unless SRC and DST are given), COUNT verified
+# ping-pongs; status 0 when all of them came back.
 roce_rping()
 {
-	local n=${1:-10} srv rc
+	local n=${1:-10} src=${2:-$ROCE_A} dst=${3:-$ROCE_B} srv rc
 
-	rping -s -a $ROCE_B -C "$n" -S 1024 > "$ROCE_TMP/rping-srv.log" 2>&1 &
+	rping -s -a "$dst" -C "$n" -S 1024 > "$ROCE_TMP/rping-srv.log" 2>&1 &
 	srv=$!
 	sleep 1
-	timeout 60 rping -c -a $ROCE_B -I $ROCE_A -C "$n" -S 1024 -V \
+	timeout 60 rping -c -a "$dst" -I "$src" -C "$n" -S 1024 -V \
 		> "$ROCE_TMP/rping-cli.log" 2>&1
 	rc=$?
 	timeout 10 tail --pid=$srv -f /dev/null 2> /dev/null || kill $srv 2> /dev/null

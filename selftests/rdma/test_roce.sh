@@ -5,7 +5,8 @@
 # (testbed: roce_lib.sh -- two rxe devices in the initial namespace, a
 # switch namespace with an htb bottleneck and RED step ECN marking):
 #
-#   - rping runs through the switch (rdma_cm, RC, RoCEv2);
+#   - rping runs through the switch (rdma_cm, RC, RoCEv2), over IPv4 and
+#     IPv6, and the module keeps a flow for each;
 #   - icrc_check: our ICRC computation agrees with rxe's on every received
 #     packet (so the CNPs we build carry an ICRC rxe would accept);
 #   - ib_write_bw with aicc_roce's rate control off (cc_algo=0: ECT(0)
@@ -42,7 +43,7 @@ SECS=${SECS:-8}
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 14
+ktap_plan 15
 
 unload()
 {
@@ -72,6 +73,15 @@ if roce_rping 10; then
 	ktap_pass "rping through the switch"
 else
 	ktap_fail "rping through the switch" "$(tail -3 "$ROCE_TMP/rping-cli.log")"
+fi
+
+# 3. IPv6: rping over the IPv6 GIDs, and the module sees the flow
+if roce_rping 5 "$ROCE_A6" "$ROCE_B6" &&
+	"$aicc" rdma flows | grep -q "^$ROCE_A6 "; then
+	ktap_pass "rping over IPv6, flow in the table"
+else
+	ktap_fail "rping over IPv6, flow in the table" \
+		"$(tail -2 "$ROCE_TMP/rping-cli.log"; "$aicc" rdma flows | head -3)"
 fi
 
 st()
