@@ -9,15 +9,16 @@
  *   aicc-sim roce [--flows N] [--rate-mbit R] [--rtt-us T] [--ecn-kb K]
  *                 [--buffer-kb B] [--time-ms T] [--algo off|dcqcn|aicc]
  *                 [--window PKTS] [--ack-every N] [--seed S] [-j]
- *                 [KNOB=VALUE ...]
+ *                 [--score] [KNOB=VALUE ...]
  *
  * Each sender always has data (an RDMA WRITE stream), paced at its rate
  * and limited to --window unacknowledged packets (rxe allows 128); the
  * receiver acknowledges every --ack-every packets.  Flows start 1 ms
  * apart.  The model is deterministic for a given seed.  Output: goodput
  * as a fraction of the bottleneck, queue delay (mean, p99), Jain's
- * fairness index, CNPs, drops; with -j one JSON object.  The tuner can
- * call sim_roce_run() directly (see sim_roce.h).
+ * fairness index, CNPs, drops; with -j one JSON object.  --score prints
+ * sim_roce_score() of the knob set instead: the objective a tuner can
+ * maximise (see sim_roce.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -313,6 +314,41 @@ nomem:
 	return -1;
 }
 
+/*
+ * The tuner's objective for a RoCE knob set: a fixed set of scenarios
+ * (1, 2 and 4 flows; 20 and 50 Mbit/s; 1 and 4 ms base RTT), each scored
+ * goodput - queue delay p99 / (4 * base RTT) - (1 - Jain); the mean is
+ * returned (higher is better), -1e9 for an invalid knob set.
+ */
+double sim_roce_score(const u32 knobs[AICC_ROCE_NR_KNOBS])
+{
+	static const u32 nflows[] = { 1, 2, 4 };
+	static const double rate[] = { 20, 50 }, rtt[] = { 1000, 4000 };
+	struct sim_roce_config c;
+	struct sim_roce_result r;
+	double sum = 0;
+	unsigned int a, b, d, n = 0;
+
+	for (a = 0; a < 3; a++) {
+		for (b = 0; b < 2; b++) {
+			for (d = 0; d < 2; d++) {
+				sim_roce_defaults(&c);
+				memcpy(c.knobs, knobs, sizeof(c.knobs));
+				c.flows = nflows[a];
+				c.rate_mbit = rate[b];
+				c.rtt_us = rtt[d];
+				c.time_ms = 2000;
+				if (sim_roce_run(&c, &r))
+					return -1e9;
+				sum += r.goodput - r.qdelay_p99_us / (4 * rtt[d]) -
+				       (1 - r.jain);
+				n++;
+			}
+		}
+	}
+	return sum / n;
+}
+
 static int opt_val(int argc, char **argv, int *i, double *v)
 {
 	char *end;
@@ -334,7 +370,7 @@ int sim_roce_main(int argc, char **argv)
 {
 	struct sim_roce_config c;
 	struct sim_roce_result r;
-	bool json = false;
+	bool json = false, score = false;
 	int i, k;
 	double v;
 
@@ -344,6 +380,8 @@ int sim_roce_main(int argc, char **argv)
 
 		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--score")) {
+			score = true;
 		} else if (!strcmp(a, "--algo") && i + 1 < argc) {
 			for (k = 0; k < AICC_ROCE_NR_ALGOS; k++)
 				if (!strcmp(argv[i + 1], aicc_roce_algo_name[k]))
@@ -405,6 +443,10 @@ int sim_roce_main(int argc, char **argv)
 			fprintf(stderr, "aicc-sim roce: unexpected argument '%s'\n", a);
 			return 2;
 		}
+	}
+	if (score) {
+		printf("%.4f\n", sim_roce_score(c.knobs));
+		return 0;
 	}
 	if (sim_roce_run(&c, &r)) {
 		fprintf(stderr, "aicc-sim roce: %s\n", r.err);

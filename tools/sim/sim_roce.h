@@ -36,6 +36,7 @@ struct sim_roce_result {
 
 void sim_roce_defaults(struct sim_roce_config *c);
 int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r);
+double sim_roce_score(const u32 knobs[AICC_ROCE_NR_KNOBS]);
 int sim_roce_main(int argc, char **argv);
 
 #endif /* _AICC_SIM_ROCE_H */
