@@ -32,6 +32,7 @@
 #define EV_ARRIVE	2	/* a data packet reaches the receiver */
 #define EV_CNP		3	/* a CNP reaches the sender */
 #define EV_ACK		4	/* an ACK reaches the sender */
+#define EV_TIMEOUT	5	/* RC retransmission timer (go-back-N) */
 
 struct ev {
 	u64 t;
@@ -131,7 +132,7 @@ struct rflow {
 	u64 last_cnp;
 	u32 nxt;		/* next PSN to send */
 	u32 una;		/* oldest unacknowledged */
-	u32 rcv;		/* receiver: packets received */
+	u32 expect;		/* receiver: next in-order PSN */
 	u64 rx_bytes;		/* in the measurement window */
 	u8 blocked;		/* window full: wait for an ACK */
 	u8 cnp_any;
@@ -163,7 +164,7 @@ void sim_roce_defaults(struct sim_roce_config *c)
 int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 {
 	const u32 wire = c->payload + 58;	/* IP, UDP, BTH, ICRC */
-	u64 tx_ns, end, warm, now = 0, q_bytes = 0, link_free = 0;
+	u64 tx_ns, rto, end, warm, now = 0, q_bytes = 0, link_free = 0;
 	u64 qd_sum = 0, qd_n = 0, *qd = NULL, qd_cap = 0;
 	struct roce_params p;
 	struct rflow *f;
@@ -188,6 +189,9 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 	if (!f)
 		goto nomem;
 	tx_ns = (u64)(wire * 8.0 * 1000.0 / c->rate_mbit);
+	/* RC timeout: well above the base RTT plus a full buffer */
+	rto = (u64)(4 * c->rtt_us * 1000 +
+		    2 * c->buffer_kb * 8e6 / c->rate_mbit) + 10 * 1000000ULL;
 	end = (u64)(c->time_ms * 1e6);
 	warm = end / 3;
 	for (i = 0; i < c->flows; i++) {
@@ -213,6 +217,8 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 
 			if (fl->nxt - fl->una >= c->window) {
 				fl->blocked = 1;
+				if (push(&h, now + rto, EV_TIMEOUT, e.flow, fl->una, 0))
+					goto nomem;
 				break;
 			}
 			roce_rp_on_tx(&fl->rp, &p, now, now, wire, fl->nxt,
@@ -246,9 +252,6 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 				goto nomem;
 			break;
 		case EV_ARRIVE:
-			fl->rcv++;
-			if (now >= warm)
-				fl->rx_bytes += c->payload;
 			if (e.ce) {
 				r->ce++;
 				if (p.k[AICC_RK_NP_ENABLE] &&
@@ -261,8 +264,24 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 						goto nomem;
 				}
 			}
+			if (e.psn != fl->expect) {
+				r->out_of_seq++;	/* RC drops it: go-back-N */
+				break;
+			}
+			fl->expect++;
+			if (now >= warm)
+				fl->rx_bytes += c->payload;
 			if ((e.psn + 1) % c->ack_every == 0 &&
 			    push(&h, now + half, EV_ACK, e.flow, e.psn, 0))
+				goto nomem;
+			break;
+		case EV_TIMEOUT:
+			if (!fl->blocked || fl->una != e.psn)
+				break;
+			r->timeouts++;
+			fl->nxt = fl->una;	/* resend from the oldest */
+			fl->blocked = 0;
+			if (push(&h, now, EV_SEND, e.flow, 0, 0))
 				goto nomem;
 			break;
 		case EV_CNP:
@@ -462,16 +481,18 @@ int sim_roce_main(int argc, char **argv)
 		printf("\"cnps\": %llu, \"cuts\": %llu, \"ce\": %llu, ",
 		       (unsigned long long)r.cnps, (unsigned long long)r.cuts,
 		       (unsigned long long)r.ce);
-		printf("\"drops\": %llu, \"sent\": %llu}\n",
+		printf("\"drops\": %llu, \"sent\": %llu, ",
 		       (unsigned long long)r.drops, (unsigned long long)r.sent);
+		printf("\"timeouts\": %llu}\n", (unsigned long long)r.timeouts);
 		return 0;
 	}
 	printf("algo %s flows %u: goodput %.3f of the bottleneck, ",
 	       aicc_roce_algo_name[c.knobs[AICC_RK_CC_ALGO]], c.flows, r.goodput);
 	printf("queue delay mean %.0f us p99 %.0f us, Jain %.3f, ",
 	       r.qdelay_mean_us, r.qdelay_p99_us, r.jain);
-	printf("CNPs %llu, cuts %llu, CE %llu, drops %llu\n",
+	printf("CNPs %llu, cuts %llu, CE %llu, drops %llu, timeouts %llu\n",
 	       (unsigned long long)r.cnps, (unsigned long long)r.cuts,
-	       (unsigned long long)r.ce, (unsigned long long)r.drops);
+	       (unsigned long long)r.ce, (unsigned long long)r.drops,
+	       (unsigned long long)r.timeouts);
 	return 0;
 }

@@ -31,6 +31,8 @@ struct sim_roce_result {
 	double qdelay_p99_us;
 	double jain;
 	u64 sent, drops, ce, cnps, cuts;
+	u64 out_of_seq;		/* arrivals the receiver discarded */
+	u64 timeouts;		/* go-back-N retransmission timeouts */
 	char err[96];
 };
 
