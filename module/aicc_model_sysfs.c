@@ -16,10 +16,15 @@
  * rcu_replace_pointer() and the old one is freed after a grace period: a
  * flow evaluating the old model in softirq finishes with it, and every
  * flow uses the new one from its next round.
+ *
+ * No model is loaded at module load unless the module parameter
+ * builtin_model=1 asks for the trained model compiled in
+ * (aicc_model_builtin.h, from tools/train/results/aicc.model).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/sysfs.h>
@@ -28,6 +33,7 @@
 
 #include "aicc_model_sysfs.h"
 #include "core/aicc_policy.h"
+#include "aicc_model_builtin.h"
 
 struct aicc_model_rcu {
 	struct rcu_head rcu;
@@ -40,6 +46,11 @@ static struct aicc_model_rcu __rcu *aicc_model_cur;
 static DEFINE_MUTEX(aicc_model_lock);	/* serialises publishers */
 static atomic_long_t aicc_model_loads = ATOMIC_LONG_INIT(0);
 static atomic_long_t aicc_model_rejects = ATOMIC_LONG_INIT(0);
+
+static bool builtin_model;
+module_param(builtin_model, bool, 0444);
+MODULE_PARM_DESC(builtin_model,
+		 "load the built-in trained policy model at module load (default 0: no model)");
 
 const struct aicc_model *aicc_model_get(unsigned int profile)
 {
@@ -63,34 +74,48 @@ static void aicc_model_publish(struct aicc_model_rcu *mr)
 		kfree_rcu(old, rcu);
 }
 
-static ssize_t model_write(struct file *file, struct kobject *kobj,
-			   struct bin_attribute *attr, char *buf, loff_t off,
-			   size_t count)
+/* Check @blob completely, then publish it; -EINVAL if it is malformed. */
+static int aicc_model_load(const void *blob, size_t len)
 {
 	struct aicc_model_rcu *mr;
-	const char *why = "not written at offset 0 in one write";
+	const char *why = "larger than any model";
 
-	if (off || count > AICC_MODEL_MAX_LEN)
+	if (len > AICC_MODEL_MAX_LEN)
 		goto reject;
-	mr = kmalloc(struct_size(mr, blob, count), GFP_KERNEL);
+	mr = kmalloc(struct_size(mr, blob, len), GFP_KERNEL);
 	if (!mr)
 		return -ENOMEM;
-	if (aicc_model_parse(buf, (u32)count, &mr->m, &why)) {
+	if (aicc_model_parse(blob, (u32)len, &mr->m, &why)) {
 		kfree(mr);
 		goto reject;
 	}
-	memcpy(mr->blob, buf, count);
-	mr->len = (u32)count;
+	memcpy(mr->blob, blob, len);
+	mr->len = (u32)len;
 	aicc_model_publish(mr);
 	atomic_long_inc(&aicc_model_loads);
 	pr_info("model '%s' loaded: %u-%u-%u, crc32 %08x\n", mr->m.name,
 		mr->m.n_in, mr->m.n_hidden, mr->m.n_out, mr->m.crc);
-	return count;
+	return 0;
 
 reject:
 	atomic_long_inc(&aicc_model_rejects);
 	pr_warn_ratelimited("model rejected: %s\n", why);
 	return -EINVAL;
+}
+
+static ssize_t model_write(struct file *file, struct kobject *kobj,
+			   struct bin_attribute *attr, char *buf, loff_t off,
+			   size_t count)
+{
+	int ret;
+
+	if (off) {
+		atomic_long_inc(&aicc_model_rejects);
+		pr_warn_ratelimited("model rejected: not written at offset 0 in one write\n");
+		return -EINVAL;
+	}
+	ret = aicc_model_load(buf, count);
+	return ret ? ret : count;
 }
 
 static ssize_t model_read(struct file *file, struct kobject *kobj,
@@ -161,7 +186,15 @@ static const struct attribute_group aicc_model_group = {
 
 int aicc_model_sysfs_init(struct kobject *parent)
 {
-	return sysfs_create_group(parent, &aicc_model_group);
+	int ret = sysfs_create_group(parent, &aicc_model_group);
+
+	if (!ret && builtin_model) {
+		ret = aicc_model_load(aicc_model_builtin,
+				      sizeof(aicc_model_builtin));
+		if (ret)
+			sysfs_remove_group(parent, &aicc_model_group);
+	}
+	return ret;
 }
 
 void aicc_model_sysfs_exit(struct kobject *parent)

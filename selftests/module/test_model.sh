@@ -7,7 +7,7 @@
 # written in pieces) and non-root writes are rejected with the old model
 # kept; models swapped and unloaded many times while a flow runs; the
 # fallback counters: rounds out of the trained range, watchdog trips under
-# heavy loss.
+# heavy loss; builtin_model=1 loads the compiled-in trained model.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +29,7 @@ for b in "$gen" "$aicc" "$train"; do
 done
 [ -f "$trained" ] || ktap_skip_all "no trained model ($trained)"
 
-ktap_plan 13
+ktap_plan 14
 ns=aicc-model-$$
 port=5402
 srv=
@@ -167,5 +167,19 @@ ktap_expect "20% loss: watchdog trips and held rounds counted" \
 	"$w1 -gt $w0 -a $h1 -gt $h0" \
 	"trips $w0 -> $w1, held $h0 -> $h1"
 echo 1 > $sys/model_unload
+
+# the trained model compiled in, loaded by the module parameter
+kill "$srv" 2>/dev/null
+wait "$srv" 2>/dev/null
+srv=
+ip netns del "$ns-a"
+ip netns del "$ns-b"
+sleep 1
+if rmmod tcp_aicc && insmod "$ko" builtin_model=1; then
+	ktap_expect "builtin_model=1: the trained model at load" \
+		"$(same "$trained")-$(cat $sys/model_loads) = y-1"
+else
+	ktap_skip "builtin_model=1: the trained model at load" "cannot reload"
+fi
 
 ktap_finish

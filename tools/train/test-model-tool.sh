@@ -24,7 +24,7 @@ export AICC_SYSFS=$tmp/sys
 echo 0 > "$AICC_SYSFS/model_loads"
 echo 0 > "$AICC_SYSFS/model_rejects"
 
-ktap_plan 12
+ktap_plan 13
 
 "$TRAIN" --identity -o "$tmp/id.model"
 ktap_check "identity model written and shown" \
@@ -73,5 +73,12 @@ ktap_expect "training is reproducible" \
 rc=0
 "$TRAIN" --hidden 0 -o "$tmp/x" >/dev/null 2>&1 || rc=$?
 ktap_expect "trainer: bad argument exits 2" "$rc = 2"
+
+# the copy compiled into the module is the committed trained model
+h=$(grep -o '0x[0-9a-f][0-9a-f]' "$top/module/aicc_model_builtin.h" |
+	sed 's/0x//' | tr -d '\n')
+m=$(od -An -v -tx1 "$top/tools/train/results/aicc.model" | tr -d ' \n')
+ktap_expect "module/aicc_model_builtin.h is tools/train/results/aicc.model" \
+	"-n $m -a $h = $m" "regenerate it: make train-builtin"
 
 ktap_finish
