@@ -399,18 +399,24 @@ roce_rx_bytes()
 # roce_write_bw PORT SECS [EXTRA ARGS]: an ib_write_bw server on B and a
 # client on A for about SECS seconds, both in the background; logs in
 # $ROCE_TMP/wbw-PORT-{srv,cli}.log.  The client's pid is $ROCE_LAST_PID.
+# ROCE_WBW_V6=1: RoCE over the IPv6 GIDs (perftest's own TCP exchange
+# stays on IPv4).
 roce_write_bw()
 {
-	local port=$1 secs=$2 gid_a gid_b
+	local port=$1 secs=$2 gid_a gid_b a=$ROCE_A b=$ROCE_B
 	shift 2
 
-	gid_a=$(roce_gid_index $ROCE_DEV_A $ROCE_A) || gid_a=1
-	gid_b=$(roce_gid_index $ROCE_DEV_B $ROCE_B) || gid_b=1
+	if [ "${ROCE_WBW_V6:-0}" = 1 ]; then
+		a=$ROCE_A6
+		b=$ROCE_B6
+	fi
+	gid_a=$(roce_gid_index $ROCE_DEV_A "$a") || gid_a=1
+	gid_b=$(roce_gid_index $ROCE_DEV_B "$b") || gid_b=1
 	roce_bg ib_write_bw -d $ROCE_DEV_B -x "$gid_b" -u 17 -p "$port" -D "$secs" -F \
 		"$@" > "$ROCE_TMP/wbw-$port-srv.log" 2>&1
 	sleep 1
 	roce_bg ib_write_bw -d $ROCE_DEV_A -x "$gid_a" -u 17 -p "$port" -D "$secs" -F \
-		"$@" $ROCE_B > "$ROCE_TMP/wbw-$port-cli.log" 2>&1
+		"$@" "$ROCE_B" > "$ROCE_TMP/wbw-$port-cli.log" 2>&1
 }
 
 # roce_rping COUNT [SRC DST]: rping from A to B (rdma_cm over RoCEv2; the

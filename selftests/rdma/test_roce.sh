@@ -15,6 +15,7 @@
 #     queue and the ping RTT fall; no go-back-N retransmission; every CNP
 #     sent by the notification point is received by the reaction point;
 #   - two QPs at once share the bottleneck fairly (Jain's index);
+#   - IPv6 RoCE under congestion: CNPs (IPv6 ICRC) are received and act;
 #   - malformed packets to UDP 4791 (truncated, wrong opcode, CNPs with a
 #     bad ICRC or QPN or length) are ignored and counted;
 #   - rmmod during traffic is safe and the traffic goes on.
@@ -43,7 +44,7 @@ SECS=${SECS:-8}
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 15
+ktap_plan 16
 
 unload()
 {
@@ -176,7 +177,16 @@ jain=$(echo "$shares" | awk '{ s += $1; q += $1 * $1; n++ }
 ktap_info "two QPs, packets received per QP: $(echo $shares)"
 ktap_expect_range "two QPs share fairly (Jain's index)" "$jain" 0.8 1
 
-# 11. malformed packets
+# 11. IPv6 under congestion: CE, CNPs with an IPv6 ICRC, cuts
+c0=$(st cnp_rcvd) b0=$(st cnp_bad)
+ROCE_WBW_V6=1 roce_write_bw 18520 5
+wait "$ROCE_LAST_PID"
+rc=$?
+v6=$("$aicc" rdma flows | awk -v a="$ROCE_A6" '$1 == a && $11 > 0 { n += $11 } END { print n + 0 }')
+ktap_expect "IPv6: ib_write_bw rc $rc, CNPs received on IPv6 flows $v6, cnp_bad +$(($(st cnp_bad) - b0))" \
+	"$rc -eq 0 -a $v6 -gt 0 -a $(st cnp_bad) -eq $b0"
+
+# 12. malformed packets
 m0=$(st malformed) b0=$(st cnp_bad) c0=$(st cuts)
 roce_sw python3 - "$ROCE_A" << 'EOF'
 import socket, struct, sys
