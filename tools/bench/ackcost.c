@@ -37,6 +37,10 @@
 #define CE_QLEN		40U		/* step marking above this many */
 #define RING		65536U		/* packets in flight, at most */
 
+#ifndef noinline
+#define noinline	__attribute__((noinline))
+#endif
+
 struct pkt {
 	u64 sent;	/* departure from the sender */
 	u64 acked;	/* arrival of its ACK */
@@ -57,9 +61,9 @@ static double now_s(void)
 }
 
 /* Feed recorded samples to a fresh flow; returns the number of rounds. */
-static __attribute__((noinline)) unsigned long
-replay(struct aicc_flow *f, const struct aicc_params *p,
-       const struct aicc_sample *s, size_t n)
+static noinline unsigned long replay(struct aicc_flow *f,
+				     const struct aicc_params *p,
+				     const struct aicc_sample *s, size_t n)
 {
 	unsigned long rounds = 0;
 	size_t i;
@@ -70,10 +74,10 @@ replay(struct aicc_flow *f, const struct aicc_params *p,
 	return rounds;
 }
 
-static void usage(void)
+static void print_usage(void)
 {
-	fprintf(stderr,
-		"usage: aicc-ackcost [-n ACKS] [-p aicc|aicc_lat|aicc_bulk] [--no-replay]\n");
+	fputs("usage: aicc-ackcost [-n ACKS] [-p aicc|aicc_lat|aicc_bulk] [--no-replay]\n",
+	      stderr);
 }
 
 int main(int argc, char **argv)
@@ -112,7 +116,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--no-replay")) {
 			replay_on = 0;
 		} else {
-			usage();
+			print_usage();
 			return 2;
 		}
 	}
@@ -175,9 +179,9 @@ int main(int argc, char **argv)
 		rounds += aicc_on_ack(&f, &p, s) & AICC_EV_ROUND;
 		nr_calls++;
 	}
-	printf("profile %s: %lu ACKs, %lu rounds, final cwnd %u pkts, base RTT %u ns,"
-	       " mean RTT %.0f ns, CE fraction %.3f\n",
-	       aicc_profile_desc[prof].name, n, rounds, aicc_cwnd_pkts(&f),
+	printf("profile %s: %lu ACKs, %lu rounds, final cwnd %u pkts, ",
+	       aicc_profile_desc[prof].name, n, rounds, aicc_cwnd_pkts(&f));
+	printf("base RTT %u ns, mean RTT %.0f ns, CE fraction %.3f\n",
 	       f.base_rtt, rtt_sum / n, (double)ce / n);
 
 	if (replay_on) {
