@@ -99,6 +99,7 @@ enum aicc_roce_stat_id {
 	AICC_RS_TABLE_FULL,	/* packets of flows that found no slot */
 	AICC_RS_ICRC_OK,	/* icrc_check: good ICRC */
 	AICC_RS_ICRC_BAD,	/* icrc_check: bad ICRC */
+	AICC_RS_HOLD_CAPPED,	/* departure times capped at 100 ms ahead */
 	AICC_ROCE_NR_STATS
 };
 

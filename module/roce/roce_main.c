@@ -11,7 +11,10 @@
  *              stamps are ignored, which the no_fq counter and a warning
  *              report).  Every packet of a flow is stamped, in order:
  *              mixing stamped and unstamped packets would let fq reorder
- *              a queue pair, and RC go-back-N would see loss.
+ *              a queue pair, and RC go-back-N would see loss.  No packet
+ *              is stamped more than 100 ms ahead: rxe holds a QP
+ *              reference per skb, and its timers and QP teardown must
+ *              not wait on our pacing.
  *   LOCAL_IN   notification point: a CE-marked packet makes the flow
  *              answer with a CNP (BTH opcode 0x81, BECN, the sender's QP,
  *              a correct ICRC), at most one per np_min_time_between_cnps;
@@ -63,6 +66,7 @@
 #define ROCE_PROBE		8
 #define ROCE_BTH_BECN		0x40
 #define ROCE_BTH_ACKREQ		0x80
+#define ROCE_MAX_HOLD_NS	(100 * NSEC_PER_MSEC)
 
 static unsigned int flow_entries = 1024;
 module_param(flow_entries, uint, 0444);
@@ -630,6 +634,15 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 		roce_rp_init(&f->rp, p, now);
 	if (pace) {
 		t = max(now, f->next_tx);
+		/*
+		 * rxe holds a QP reference per skb until it is freed: never
+		 * keep a packet in fq longer than ROCE_MAX_HOLD_NS (a QP
+		 * timeout, or QP teardown, must not wait on our pacing).
+		 */
+		if (t > now + ROCE_MAX_HOLD_NS) {
+			t = now + ROCE_MAX_HOLD_NS;
+			roce_count(AICC_RS_HOLD_CAPPED);
+		}
 		roce_rp_on_tx(&f->rp, p, now, t, skb->len, pk.psn,
 			      pk.b8 & ROCE_BTH_ACKREQ);
 		f->next_tx = t + roce_tx_time_ns(f->rp.rc, skb->len);

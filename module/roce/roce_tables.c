@@ -55,7 +55,7 @@ const struct aicc_roce_knob_desc aicc_roce_knob_desc[AICC_ROCE_NR_KNOBS] = {
 	   "rate set by a flow's first CNP, 0 = cut as usual"),
 	RK(AICC_RK_RP_GD, "rp_gd", AICC_RU_COUNT, 1, 15, 11,
 	   "cut = rate * alpha / 2^rp_gd (alpha in 1/1024; 11: halve at 1)"),
-	RK(AICC_RK_RP_DCE_TCP_G, "rp_dce_tcp_g", AICC_RU_Q10, 0, 1023, 960,
+	RK(AICC_RK_RP_DCE_TCP_G, "rp_dce_tcp_g", AICC_RU_Q10, 0, 1023, 1019,
 	   "alpha keeps g/1024 of itself per period (CNP: + (1-g/1024))"),
 	RK(AICC_RK_RP_DCE_TCP_RTT, "rp_dce_tcp_rtt", AICC_RU_US, 1, 1000000,
 	   2000, "alpha update period"),
@@ -88,6 +88,7 @@ const struct aicc_roce_name_desc aicc_roce_stat_desc[AICC_ROCE_NR_STATS] = {
 	[AICC_RS_TABLE_FULL] = { "table_full", "packets without a flow slot" },
 	[AICC_RS_ICRC_OK] = { "icrc_ok", "icrc_check: ICRC correct" },
 	[AICC_RS_ICRC_BAD] = { "icrc_bad", "icrc_check: ICRC wrong" },
+	[AICC_RS_HOLD_CAPPED] = { "hold_capped", "departures capped 100 ms ahead" },
 };
 
 const char *const aicc_roce_algo_name[AICC_ROCE_NR_ALGOS] = {
