@@ -8,8 +8,9 @@
 #                       (default: the running kernel, KVER); root
 #   make dkms-remove    dkms remove --all and delete the DKMS source tree
 #   make dkms-src DKMS_SRCDIR=DIR
-#                       only copy what DKMS builds from (Kbuild, module/,
-#                       uapi/, dkms.conf) to DIR (used by debian/rules)
+#                       only copy what DKMS builds from (Kbuild, module/
+#                       with core/ and roce/, uapi/, dkms.conf) to DIR
+#                       (used by debian/rules)
 #   make sign           sign tcp_aicc.ko (built by `make module` for KDIR)
 #                       with the DKMS MOK key, for Secure Boot
 #   make deb            build the Debian packages from the committed tree
@@ -43,12 +44,15 @@ dkms-src:
 		echo "dkms.conf: PACKAGE_VERSION '$$v' differs from" \
 			"AICC_VERSION '$(AICC_PKG_VERSION)' (uapi/aicc.h)" >&2; \
 		exit 1; fi
-	install -d $(DKMS_SRCDIR)/module/core $(DKMS_SRCDIR)/uapi
+	install -d $(DKMS_SRCDIR)/module/core $(DKMS_SRCDIR)/module/roce \
+		$(DKMS_SRCDIR)/uapi
 	install -m 0644 Kbuild dkms.conf $(DKMS_SRCDIR)/
 	install -m 0644 $(wildcard module/*.c module/*.h) $(DKMS_SRCDIR)/module/
 	install -m 0644 $(wildcard module/core/*.c module/core/*.h) \
 		$(DKMS_SRCDIR)/module/core/
-	install -m 0644 uapi/aicc.h $(DKMS_SRCDIR)/uapi/
+	install -m 0644 $(wildcard module/roce/*.c module/roce/*.h) \
+		$(DKMS_SRCDIR)/module/roce/
+	install -m 0644 $(wildcard uapi/*.h) $(DKMS_SRCDIR)/uapi/
 
 # Refuse to touch a tree that belongs to the Debian package.
 aicc_pkg_owned = dpkg-query -W -f='$${db:Status-Abbrev}' $(DKMS_NAME)-dkms \
