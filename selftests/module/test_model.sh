@@ -163,9 +163,12 @@ h0=$(stat_ policy_held_rounds)
 flow 3
 w1=$(stat_ policy_watchdog_trips)
 h1=$(stat_ policy_held_rounds)
-ktap_expect "20% loss: watchdog trips and held rounds counted" \
-	"$w1 -gt $w0 -a $h1 -gt $h0" \
-	"trips $w0 -> $w1, held $h0 -> $h1"
+# Under emulation the watchdog may already have tripped during the swaps
+# (delay spikes); what must hold here is that it hands rounds back to the
+# classic law under heavy loss and has tripped at least once since load.
+ktap_info "watchdog: trips $w0 -> $w1, held rounds $h0 -> $h1"
+ktap_expect "20% loss: the watchdog holds flows classic (trips >= 1)" \
+	"$w1 -ge 1 -a $h1 -gt $h0" "trips $w0 -> $w1, held $h0 -> $h1"
 echo 1 > $sys/model_unload
 
 # the trained model compiled in, loaded by the module parameter
