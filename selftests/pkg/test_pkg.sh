@@ -171,7 +171,8 @@ result "both packages built" $? \
 want=$( {
 	echo Kbuild
 	echo dkms.conf
-	(cd "$src" && ls module/*.[ch] module/core/*.[ch] uapi/aicc.h)
+	(cd "$src" && ls module/*.[ch] module/core/*.[ch] module/roce/*.[ch] \
+		uapi/*.h)
 } | sort)
 got=$(dpkg-deb -c "$deb_dkms" | awk '$1 !~ /^d/ { print $6 }' |
 	sed -n "s|^\./usr/src/$name-$ver/||p" | sort)
@@ -243,8 +244,13 @@ for k in "${kernels[@]}"; do
 	for f in /lib/modules/"$k"/updates/dkms/tcp_aicc.ko*; do
 		[ -f "$f" ] && ko=$f
 	done
-	[ -n "$ko" ]
-	result "$k: /lib/modules/$k/updates/dkms/tcp_aicc.ko* exists" $? "not found"
+	roce=
+	for f in /lib/modules/"$k"/updates/dkms/aicc_roce.ko*; do
+		[ -f "$f" ] && roce=$f
+	done
+	[ -n "$ko" ] && [ -n "$roce" ]
+	result "$k: updates/dkms/tcp_aicc.ko* and aicc_roce.ko* exist" $? \
+		"tcp_aicc: '${ko:-not found}', aicc_roce: '${roce:-not found}'"
 	if [ -n "$ko" ]; then
 		v=$(modinfo -F version "$ko" 2>/dev/null)
 		vm_k=$(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1)
@@ -312,7 +318,8 @@ pkg_installed tcp-aicc-dkms && left="$left tcp-aicc-dkms"
 pkg_installed aicc-tools && left="$left aicc-tools"
 dkms_registered && left="$left dkms:$name"
 [ -e "$srcdir" ] && left="$left $srcdir"
-for f in /lib/modules/*/updates/dkms/tcp_aicc.ko* /usr/sbin/aicc \
+for f in /lib/modules/*/updates/dkms/tcp_aicc.ko* \
+	 /lib/modules/*/updates/dkms/aicc_roce.ko* /usr/sbin/aicc \
 	 /lib/systemd/system/aicc-profile.service \
 	 /etc/systemd/system/multi-user.target.wants/aicc-profile.service; do
 	[ -e "$f" ] || [ -L "$f" ] && left="$left $f"
@@ -352,7 +359,8 @@ fi
 left=
 dkms_registered && left="$left dkms:$name"
 [ -e "$srcdir" ] && left="$left $srcdir"
-for f in /lib/modules/*/updates/dkms/tcp_aicc.ko*; do
+for f in /lib/modules/*/updates/dkms/tcp_aicc.ko* \
+	 /lib/modules/*/updates/dkms/aicc_roce.ko*; do
 	[ -e "$f" ] && left="$left $f"
 done
 [ -z "$left" ]
