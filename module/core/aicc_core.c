@@ -15,6 +15,8 @@
  *   d      = min RTT sample of this and the previous round - base
  *            (queueing delay; a spike of host or scheduling noise has to
  *            last two rounds to count)
+ *   d1     = min RTT sample of this round alone - base (stops growth a
+ *            round before d can confirm a cut)
  *   F      = CE-marked / delivered packets of the round
  *   alpha <- alpha + ecn_g * (F - alpha)                 as DCTCP's alpha
  *
@@ -32,6 +34,7 @@
  *   d > T:          w <- w * (1 - min(beta * (d - T) / d, max_mdf))
  *   CE seen:        w <- w * (1 - min(ecn_beta * alpha, max_mdf))
  *                   (the larger of the two cuts)
+ *   d1 > T:         w unchanged (d1: this round's delay alone)
  *   otherwise:      w <- w + ai * max(1, 1/w) + mi * w * (T - d) / T
  *                   (not in app-limited rounds)
  *   RTO:            w <- min(w, packets delivered in the last round)
@@ -42,8 +45,11 @@
  * increase is scaled by 1/w (up to 16x) to stay ai per round trip of time.
  *
  * The window is kept in 1/65536 packets and may fall below one packet
- * (down to min_cwnd).  The kernel is given at least two whole packets and the
- * pacing rate carries the fractional window:
+ * (down to min_cwnd, 0.3 by default: a window of w packets takes about
+ * 1/w round trips to notice spare capacity, so much smaller windows leave
+ * the last flows of a collective crawling after the others finished).
+ * The kernel is given at least two whole packets and the pacing rate
+ * carries the fractional window:
  *
  *   rate = gain * w * mss / (base + T),  gain = pacing_gain (2 in fast
  *                                        start, 1 when w < 2 packets)
@@ -514,6 +520,7 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 	unsigned int ev = AICC_EV_ROUND;
 	struct aicc_pol_in pin = { .now_ns = s->now_ns, .del = del, .ce = ce };
 	u32 tscale, gscale;
+	u32 d1 = 0;	/* this round's own queueing delay */
 	u64 cut = 0;
 
 	f->last_del = del;
@@ -525,6 +532,7 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 	if (f->flags & AICC_F_HAVE_RTT) {
 		u32 rtt = f->round_rtt;
 
+		d1 = rtt > f->base_rtt ? rtt - f->base_rtt : 0;
 		/* Two-round minimum: a delay spike must last two rounds. */
 		if ((f->flags & AICC_F_HAVE_PREV) && f->prev_rtt < rtt)
 			rtt = f->prev_rtt;
@@ -591,6 +599,12 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 		if (cut) {
 			cut_cwnd(f, min_u64(cut, p->max_mdf_q16));
 			f->flags |= AICC_F_CUT;
+		} else if ((f->flags & AICC_F_HAVE_RTT) && d1 > f->target) {
+			/*
+			 * This round alone saw the queue above target: too
+			 * little to cut on (noise must last two rounds) but
+			 * no reason to grow into a queue that is building.
+			 */
 		} else if ((f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
 			   !(f->flags & AICC_F_APP_LIMITED)) {
 			/*
