@@ -320,6 +320,29 @@ KTAP_CASE(one_noisy_round_does_not_cut)
 		    w0, cwnd_pkts(&d));
 }
 
+/* A round whose own delay is above target neither cuts nor grows. */
+KTAP_CASE(one_round_above_target_holds)
+{
+	struct drv d;
+	unsigned int ev;
+	double w0, w1;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, 100000);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 150000, 0, 0);	/* 50 us of queue, target ~25 us */
+	w0 = cwnd_pkts(&d);
+	ev = drv_round(&d, 100000, 0, 0);	/* decision on the 150 us round */
+	w1 = cwnd_pkts(&d);
+	ktap_expect(!(ev & (AICC_EV_DELAY_CUT | AICC_EV_INCREASE)) && w1 == w0,
+		    "round above target: events 0x%x, %.3f -> %.3f packets",
+		    ev, w0, w1);
+	drv_round(&d, 100000, 0, 0);	/* decision on a round below it */
+	ktap_expect(cwnd_pkts(&d) > w1, "no growth after the queue went: %.3f",
+		    cwnd_pkts(&d));
+}
+
 KTAP_CASE(delayed_acks_are_not_queueing_delay)
 {
 	struct drv d;
