@@ -457,6 +457,7 @@ static void print_usage(void)
 	       "  --seed S            (1)    --quick (small, short scenarios)\n"
 	       "  --log FILE          the training log\n"
 	       "  --name TEXT         the model's name (aicc-<profile>-s<seed>)\n"
+	       "  --note TEXT         a line for the log\n"
 	       "See Documentation/learned-policy.rst.\n");
 }
 
@@ -481,11 +482,11 @@ int main(int argc, char **argv)
 		{ "seed", 1, NULL, 'S' }, { "quick", 0, NULL, 'q' },
 		{ "log", 1, NULL, 'L' }, { "name", 1, NULL, 'n' },
 		{ "eval", 1, NULL, 'e' }, { "identity", 0, NULL, 'I' },
-		{ "out-of-range", 0, NULL, 'R' },
+		{ "out-of-range", 0, NULL, 'R' }, { "note", 1, NULL, 'N' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *profile_name = "aicc", *knobs_file = NULL, *outf = NULL;
-	const char *logfile = NULL, *name = NULL, *evalf = NULL;
+	const char *logfile = NULL, *name = NULL, *evalf = NULL, *note = NULL;
 	int nh = 8, gens = 60, lambda = 16, profile, o, g, k, d;
 	double sigma0 = 0.1, f[MAX_LAMBDA], best_f, x[MAX_DIM];
 	double best_x[MAX_DIM];
@@ -545,6 +546,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			oor = true;
+			break;
+		case 'N':
+			note = optarg;
 			break;
 		case 'o':
 			outf = optarg;
@@ -619,6 +623,8 @@ int main(int argc, char **argv)
 	    nh, gens);
 	out(" --lambda %d --sigma %g --seed %llu%s\n", lambda, sigma0,
 	    (unsigned long long)seed, quick ? " --quick" : "");
+	if (note)
+		out("# %s\n", note);
 	out("# classic knobs: %s; %d weights; ES (mu/mu_w, lambda) with CSA, antithetic\n",
 	    knobs_file, d);
 	out("# training set: %d cases; held-out: %d cases (never used in training)\n",
