@@ -744,13 +744,24 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	unsigned int ev;
 
 	/* A pause shorter than a round trip is not an idle period. */
-	if (!(f->flags & AICC_F_HAVE_BASE) || idle_ns < f->base_rtt)
+	if ((f->flags & AICC_F_HAVE_BASE) && idle_ns < f->base_rtt)
 		return 0;
+	/*
+	 * Nothing to resume before the first RTT sample or in fast start,
+	 * but a busy period begins here: the next resume must measure the
+	 * rate over it, not over the time since the connection opened (an
+	 * RPC connection may wait seconds before its first request).
+	 */
+	if (!(f->flags & AICC_F_HAVE_BASE) ||
+	    (f->mode == AICC_MODE_START && p->knob[AICC_K_IDLE_RESTART] &&
+	     (idle_ns >> 20) <= p->mem_life_ns_hi)) {
+		f->busy_start = (u32)(now_ns >> 10);
+		f->busy_del0 = delivered;
+		return 0;
+	}
 
 	if (p->knob[AICC_K_IDLE_RESTART] &&
 	    (idle_ns >> 20) <= p->mem_life_ns_hi) {
-		if (f->mode == AICC_MODE_START)
-			return 0;
 		resume_window(f, now_ns - idle_ns, delivered);
 		f->mode = AICC_MODE_RESUME;
 		ev = AICC_EV_IDLE_RESUME;

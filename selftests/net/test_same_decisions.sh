@@ -47,6 +47,13 @@ fi
 ktap_pass "topology and server"
 
 echo 0 > $tr/tracing_on
+# One socket's calls may run on different CPUs (softirq ACKs, the sending
+# task): order them by a clock synchronised across CPUs.
+clock=$(cat $tr/trace_clock)
+clock=${clock#*[}
+clock=${clock%%]*}
+echo global > $tr/trace_clock
+topo_atexit "echo $clock > $tr/trace_clock"
 echo 16384 > $tr/buffer_size_kb
 echo > $tr/trace
 echo 1 > $tr/events/aicc/aicc_core/enable

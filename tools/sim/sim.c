@@ -341,9 +341,12 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	struct pkt *p;
 	u64 edt;
 
-	if (f->ever_sent && !f->inflight && f->snd_una == f->snd_nxt &&
-	    s->ops->on_tx_start) {
-		/* idle since the last ACK, as the kernel glue measures it */
+	if (!f->inflight && f->snd_una == f->snd_nxt && s->ops->on_tx_start) {
+		/*
+		 * Idle since the last ACK, as the kernel glue measures it; the
+		 * kernel reports the first data packet too (CA_EVENT_TX_START
+		 * whenever nothing is in flight).
+		 */
 		u64 last = f->last_ack_ps ? f->last_ack_ps : f->last_tx_ps;
 
 		s->ops->on_tx_start(s, f, (s->now - last) / PS_PER_NS);
