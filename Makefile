@@ -24,8 +24,9 @@ CC	?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 \
 	       -I$(CURDIR)/module/core -I$(CURDIR)/uapi -I$(CURDIR)
 CORE_SRCS := module/core/aicc_core.c module/core/aicc_mem.c \
-	     module/core/aicc_tables.c
-CORE_HDRS := $(wildcard module/core/*.h) uapi/aicc.h
+	     module/core/aicc_tables.c module/core/aicc_policy.c \
+	     module/core/aicc_model.c
+CORE_HDRS := $(wildcard module/core/*.h) uapi/aicc.h uapi/aicc_model.h
 
 # Sub-projects add themselves to these lists from their build.mk.
 TOOLS_TARGETS :=

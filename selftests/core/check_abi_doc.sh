@@ -16,7 +16,8 @@ mapfile -t stats < <(sed -n 's/^\t\[AICC_S_[A-Z_]*\] = { "\([a-z_]*\)".*/\1/p' \
 
 ktap_plan 3
 missing=
-for f in version rate_memory rate_memory_entries rate_memory_used; do
+for f in version rate_memory rate_memory_entries rate_memory_used \
+	 model model_unload model_loads model_rejects; do
 	grep -q "^What:.*/aicc/$f\$" "$abi" || missing+=" $f"
 done
 ktap_expect "global files documented" "-z ${missing// /_}" "missing:$missing"

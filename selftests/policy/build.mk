@@ -1,16 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The learned policy (issue 6): its core sources join every userspace build
-# of the core, and its unit tests (selftests/core/test_policy.c) join
-# `make check-unit`.
-#
-# The two sources belong in the top-level Makefile's CORE_SRCS; until they
-# are there, they are appended here.  This file sorts before every
-# tools/*/build.mk, so their rules all see them.
-
-ifeq ($(filter module/core/aicc_policy.c,$(CORE_SRCS)),)
-CORE_SRCS += module/core/aicc_policy.c module/core/aicc_model.c
-endif
+# The learned policy (issue 6): its unit tests (selftests/core/test_policy.c)
+# join `make check-unit`; its sources are in the top-level CORE_SRCS.
 
 CHECK_UNIT += check-policy
 

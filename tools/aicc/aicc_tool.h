@@ -104,6 +104,9 @@ int apply_changes(struct change *ch, size_t n);
 int check_consistency(struct change *ch, size_t n);
 
 int cmd_status(int argc, char **argv);
+int cmd_model(int argc, char **argv);	/* model.c */
+int cmd_rdma(int argc, char **argv);	/* rdma.c */
+int cmd_tune(int argc, char **argv);	/* tune.c */
 int cmd_show(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_profile(int argc, char **argv);

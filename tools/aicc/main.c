@@ -18,9 +18,6 @@ bool opt_pretty;
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
-int cmd_model(int argc, char **argv);	/* model.c */
-int cmd_rdma(int argc, char **argv);	/* rdma.c */
-int cmd_tune(int argc, char **argv);	/* tune.c */
 
 static const struct cmd commands[] = {
 	{ "status", cmd_status, "",

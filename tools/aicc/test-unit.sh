@@ -462,7 +462,7 @@ t_man_page() {
 	[ -z "$out" ] || fail "groff: $out" || return 1
 	# every verb of the command table is documented
 	local v
-	for v in status show set profile flows watch select metrics tune; do
+	for v in status show set profile flows watch select metrics model rdma tune; do
 		grep -q "^\.B.* $v\b\|^\.B $v\|^\.BR* \"*$v" tools/aicc/aicc.8 ||
 			fail "verb $v not in the man page" || return 1
 	done
