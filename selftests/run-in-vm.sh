@@ -82,6 +82,12 @@ for entry in "${tests[@]}"; do
 			ip netns del "$ns" 2>/dev/null
 		done
 	fi
+	# aicc_roce holds a reference on tcp_aicc (its sysfs directory
+	# lives under /sys/kernel/aicc): it goes first.
+	if [ -d /sys/module/aicc_roce ]; then
+		echo "# warning: $name left aicc_roce loaded; unloading it"
+		rmmod aicc_roce 2>/dev/null
+	fi
 	if [ -d /sys/module/tcp_aicc ]; then
 		echo "# warning: $name left tcp_aicc loaded; unloading it"
 		for _ in 1 2 3 4 5; do

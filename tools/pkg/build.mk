@@ -11,7 +11,8 @@
 #                       only copy what DKMS builds from (Kbuild, module/
 #                       with core/ and roce/, uapi/, dkms.conf) to DIR
 #                       (used by debian/rules)
-#   make sign           sign tcp_aicc.ko (built by `make module` for KDIR)
+#   make sign           sign tcp_aicc.ko and aicc_roce.ko (built by
+#                       `make module` for KDIR)
 #                       with the DKMS MOK key, for Secure Boot
 #   make deb            build the Debian packages from the committed tree
 #                       (git archive HEAD) into $(BUILD)/pkg/
@@ -33,6 +34,8 @@ SIGN_HASH	?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' \
 			$(KDIR)/.config 2>/dev/null),sha256)
 SIGN_FILE	?= $(KDIR)/scripts/sign-file
 SIGN_MODULE	?= $(CURDIR)/tcp_aicc.ko
+# aicc_roce.ko is signed too when it was built next to it.
+SIGN_EXTRA	?= $(wildcard $(dir $(SIGN_MODULE))aicc_roce.ko)
 
 CHECK_UNIT += check-pkg
 
@@ -99,8 +102,11 @@ sign:
 		$(call aicc_sign_die,cannot read the certificate $(SIGN_CERT) (set SIGN_CERT=))
 	@[ -f "$(SIGN_MODULE)" ] || \
 		$(call aicc_sign_die,no module $(SIGN_MODULE) (run make module first))
-	$(SIGN_FILE) $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) $(SIGN_MODULE)
-	@modinfo -F signer $(SIGN_MODULE) | sed 's/^/  signer: /'
+	@set -e; for m in $(SIGN_MODULE) $(SIGN_EXTRA); do \
+		echo "  SIGN    $$m"; \
+		$(SIGN_FILE) $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) $$m; \
+		modinfo -F signer $$m | sed 's/^/  signer: /'; \
+	done
 
 # Release-style packages from the last commit (a clean tree).
 deb:
