@@ -65,7 +65,7 @@ rm -rf "$res/vm"
 mkdir -p "$res/vm"
 flock /tmp/aicc-vm.lock tools/vm/aicc-vm --kernel-dir "$kdir" --mem 2048 \
 	--timeout "$tmo" --out "$res/vm" --quiet -- \
-	env STRESS_LONG=1 AICC_TEST_TIMEOUT=${AICC_TEST_TIMEOUT:-2400} AICC_TESTS="${words[*]:-}" \
+	env STRESS_LONG=1 AICC_DEBUG_KDIR="$kdir" AICC_TEST_TIMEOUT=${AICC_TEST_TIMEOUT:-2400} AICC_TESTS="${words[*]:-}" \
 	bash tools/debugkernel/guest.sh
 vrc=$?
 t3=$(date +%s)
@@ -97,7 +97,7 @@ case $vrc in
 124|125|126)
 	fail=$((fail + 1))
 	echo "  FAIL  VM run: aicc-vm exit $vrc (hang, panic or kernel report; see build/check-debug/vm/console.log)"
-	grep -aE 'BUG:|WARNING:|UBSAN:|KASAN|Kernel panic|circular locking|suspicious RCU' \
+	grep -aE 'BUG:|WARNING: CPU|WARNING: possible|WARNING: suspicious|UBSAN:|KASAN|Kernel panic' \
 		"$res/vm/console.log" | head -n 20 | sed 's/^/        /'
 	;;
 esac

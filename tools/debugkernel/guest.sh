@@ -15,6 +15,19 @@ cd "$top" || exit 2
 kml=/sys/kernel/debug/kmemleak
 out=${AICC_OUT:?}
 
+# The kernel's module directory, as `make modules_install` would leave it
+# (its modules are all built in): tests that index a private module tree
+# copy modules.builtin and modules.order from there.  /lib/modules is a
+# tmpfs overlay in the rig.
+rel=$(uname -r)
+if [ -n "${AICC_DEBUG_KDIR:-}" ] && [ ! -e "/lib/modules/$rel/modules.order" ]; then
+	mkdir -p "/lib/modules/$rel"
+	for f in modules.builtin modules.builtin.modinfo modules.order; do
+		[ -f "$AICC_DEBUG_KDIR/obj/$f" ] && cp "$AICC_DEBUG_KDIR/obj/$f" "/lib/modules/$rel/"
+	done
+	depmod -a "$rel" 2>/dev/null
+fi
+
 # Boot-time suspects are not aicc's: scan once, then mark them as seen.
 if [ -w $kml ]; then
 	echo scan > $kml
