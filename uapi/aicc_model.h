@@ -98,7 +98,7 @@ enum aicc_model_output {
 };
 
 /* Global sysfs files of the model (under AICC_SYSFS_DIR). */
-#define AICC_G_MODEL		"model"		/* binary, 0600 */
+#define AICC_G_MODEL		"model"		/* binary, 0644, root writes */
 #define AICC_G_MODEL_UNLOAD	"model_unload"	/* write 1, 0200 */
 #define AICC_G_MODEL_LOADS	"model_loads"	/* blobs accepted, ro */
 #define AICC_G_MODEL_REJECTS	"model_rejects"	/* blobs rejected, ro */

@@ -17,11 +17,13 @@ missing()
 
 	for c in qemu-system-x86_64 cpio xz zstd readelf make gcc sparse ip tc \
 		 ethtool ping ss iperf3 python3 insmod depmod timeout setpriv \
-		 dkms dh_dkms dpkg-buildpackage lintian; do
+		 dkms dh_dkms dpkg-buildpackage lintian clang valgrind gnuplot \
+		 ib_write_bw rping; do
 		command -v "$c" > /dev/null 2>&1 || miss+=("$c")
 	done
 	{ [ -x /bin/busybox ] && ! ldd /bin/busybox > /dev/null 2>&1; } ||
 		miss+=(busybox-static)
+	[ -f /usr/include/libelf.h ] || miss+=(libelf-dev)
 	for k in $kernels; do
 		compgen -G "/boot/vmlinuz-$k.*" > /dev/null || [ -f "/boot/vmlinuz-$k" ] ||
 			miss+=("kernel-$k")
