@@ -116,21 +116,52 @@ static void aicc_peer_key(const struct sock *sk, struct aicc_peer *key)
 
 /*
  * Record a call into the core and the state it left (aicc:aicc_core), for
- * tools/replay.  Costs a static branch while the event is off.
+ * tools/replay.  __aicc_trace_core() is for callers that already tested
+ * trace_aicc_core_enabled(); aicc_trace_core() costs a static branch while
+ * the event is off.
  */
-static inline void aicc_trace_core(struct sock *sk, unsigned int call,
-				   u64 a0, u64 a1, u64 a2, u64 a3,
-				   const void *in, unsigned int in_len,
-				   unsigned int ret)
+static void __aicc_trace_core(struct sock *sk, unsigned int call,
+			      u64 a0, u64 a1, u64 a2, u64 a3,
+			      const void *in, unsigned int in_len,
+			      unsigned int ret)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
 	u64 arg[AICC_TRACE_ARGS] = { a0, a1, a2, a3 };
 	struct aicc_peer peer;
 
-	if (!trace_aicc_core_enabled())
-		return;
 	aicc_peer_key(sk, &peer);
 	trace_aicc_core(sk, &peer, call, arg, in, in_len, ret, &ca->f);
+}
+
+static inline void aicc_trace_core(struct sock *sk, unsigned int call,
+				   u64 a0, u64 a1, u64 a2, u64 a3,
+				   const void *in, unsigned int in_len,
+				   unsigned int ret)
+{
+	if (trace_aicc_core_enabled())
+		__aicc_trace_core(sk, call, a0, a1, a2, a3, in, in_len, ret);
+}
+
+/*
+ * Trace one ACK's sample.  Only here, with the event on, are the sample's
+ * padding bytes cleared (the trace must carry no stack bytes), and the
+ * model pointer replaced by a flag in arg 0.
+ */
+static void aicc_trace_ack(struct sock *sk, struct aicc_sample *s,
+			   unsigned int ev)
+{
+	const size_t pad = offsetof(struct aicc_sample, model) -
+			   offsetofend(struct aicc_sample, ack_delayed);
+	u64 model = !!s->model;
+
+	/* the only padding: between ack_delayed and model (see aicc_core.h) */
+	BUILD_BUG_ON(offsetofend(struct aicc_sample, ack_delayed) !=
+		     2 * sizeof(u64) + 8 * sizeof(u32) + 2 * sizeof(u8));
+	BUILD_BUG_ON(offsetofend(struct aicc_sample, model) !=
+		     sizeof(struct aicc_sample));
+	memset((u8 *)s + offsetofend(struct aicc_sample, ack_delayed), 0, pad);
+	s->model = NULL;
+	__aicc_trace_core(sk, AICC_TC_ACK, model, 0, 0, 0, s, sizeof(*s), ev);
 }
 
 /*
@@ -236,7 +267,6 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	struct aicc_sample s;
 	unsigned int ev;
 
-	memset(&s, 0, sizeof(s));	/* no stack bytes in the trace */
 	s.now_ns = tp->tcp_mstamp * NSEC_PER_USEC;
 	s.rtt_ns = rs->rtt_us > 0 ? (s64)rs->rtt_us * NSEC_PER_USEC : -1;
 	s.srtt_ns = min_t(u64, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
@@ -260,14 +290,8 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	p = aicc_params_of(ca->f.profile);
 	s.model = aicc_model_get(ca->f.profile);
 	ev = aicc_on_ack(&ca->f, p, &s);
-	if (trace_aicc_core_enabled()) {
-		/* arg 0 says a model was consulted; no pointer in the trace */
-		u64 model = !!s.model;
-
-		s.model = NULL;
-		aicc_trace_core(sk, AICC_TC_ACK, model, 0, 0, 0, &s, sizeof(s),
-				ev);
-	}
+	if (trace_aicc_core_enabled())
+		aicc_trace_ack(sk, &s, ev);
 	if ((ev & AICC_EV_ROUND) && ++ca->mem_rounds >= AICC_MEM_REFRESH_ROUNDS) {
 		ca->mem_rounds = 0;
 		aicc_remember(sk, p);

@@ -73,7 +73,10 @@ struct aicc_sample {
 	u8 app_limited;		/* the sample's interval had idle time */
 	/* the receiver's delayed-ACK timer likely held this ACK back */
 	u8 ack_delayed;
-	/* the learned policy to consult at a round's end, NULL: none */
+	/*
+	 * the learned policy to consult at a round's end, NULL: none (the
+	 * module's tracing clears the padding before it; keep it last)
+	 */
 	const struct aicc_model *model;
 };
 
