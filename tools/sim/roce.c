@@ -147,17 +147,13 @@ static int cmp_u64(const void *a, const void *b)
 
 void sim_roce_defaults(struct sim_roce_config *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->flows = 2;
-	c->rate_mbit = 20;
-	c->rtt_us = 2000;
-	c->ecn_kb = 30;
-	c->buffer_kb = 400;
-	c->time_ms = 3000;
-	c->window = 128;
-	c->ack_every = 16;
-	c->payload = 1024;
-	c->seed = 1;
+	static const struct sim_roce_config def = {
+		.flows = 2, .rate_mbit = 20, .rtt_us = 2000, .ecn_kb = 30,
+		.buffer_kb = 400, .time_ms = 3000, .window = 128,
+		.ack_every = 16, .payload = 1024, .seed = 1,
+	};
+
+	*c = def;
 	roce_params_defaults(c->knobs);
 }
 
@@ -333,11 +329,17 @@ nomem:
 	return -1;
 }
 
+double sim_roce_case_score(const struct sim_roce_config *c,
+			   const struct sim_roce_result *r)
+{
+	return r->goodput - r->qdelay_p99_us / (4 * c->rtt_us) - (1 - r->jain);
+}
+
 /*
  * The tuner's objective for a RoCE knob set: a fixed set of scenarios
  * (1, 2 and 4 flows; 20 and 50 Mbit/s; 1 and 4 ms base RTT), each scored
- * goodput - queue delay p99 / (4 * base RTT) - (1 - Jain); the mean is
- * returned (higher is better), -1e9 for an invalid knob set.
+ * by sim_roce_case_score(); the mean is returned (higher is better), -1e9
+ * for an invalid knob set.
  */
 double sim_roce_score(const u32 knobs[AICC_ROCE_NR_KNOBS])
 {
@@ -359,8 +361,7 @@ double sim_roce_score(const u32 knobs[AICC_ROCE_NR_KNOBS])
 				c.time_ms = 2000;
 				if (sim_roce_run(&c, &r))
 					return -1e9;
-				sum += r.goodput - r.qdelay_p99_us / (4 * rtt[d]) -
-				       (1 - r.jain);
+				sum += sim_roce_case_score(&c, &r);
 				n++;
 			}
 		}

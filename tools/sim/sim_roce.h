@@ -38,6 +38,13 @@ struct sim_roce_result {
 
 void sim_roce_defaults(struct sim_roce_config *c);
 int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r);
+/*
+ * One run's score, higher is better (1 is ideal): goodput - queue delay
+ * p99 / (4 * base RTT) - (1 - Jain).  sim_roce_score() is its mean over a
+ * fixed scenario set; aicc-tune --roce uses it over its own sets.
+ */
+double sim_roce_case_score(const struct sim_roce_config *c,
+			   const struct sim_roce_result *r);
 double sim_roce_score(const u32 knobs[AICC_ROCE_NR_KNOBS]);
 int sim_roce_main(int argc, char **argv);
 

@@ -10,9 +10,11 @@
 #   make check-tune      unit tests (KTAP)
 
 TUNE_SRCS := tools/tune/cmaes.c tools/tune/space.c tools/tune/objective.c \
-	     tools/tune/output.c
-TUNE_HDRS := tools/tune/tune.h $(SIM_HDRS)
-TUNE_SIM_SRCS := tools/sim/sim.c tools/sim/net.c tools/sim/cc.c
+	     tools/tune/output.c tools/tune/roce.c
+TUNE_HDRS := tools/tune/tune.h $(SIM_HDRS) tools/sim/sim_roce.h \
+	     module/roce/roce_law.h uapi/aicc_roce.h
+TUNE_SIM_SRCS := tools/sim/sim.c tools/sim/net.c tools/sim/cc.c \
+		 tools/sim/roce.c module/roce/roce_law.c module/roce/roce_tables.c
 TUNE_CFLAGS := $(USER_CFLAGS) -Itools/sim -Itools/tune
 
 TOOLS_TARGETS += $(BUILD)/aicc-tune

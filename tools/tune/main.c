@@ -4,6 +4,7 @@
  *
  *   aicc-tune --profile aicc [fabric and budget options] -o profile.conf
  *   aicc-tune --defaults-h OUT.h [--source TEXT] FILE.conf ...
+ *   aicc-tune --roce [budget options] -o roce.conf
  *
  * See Documentation/tuning.rst.
  */
@@ -65,6 +66,8 @@ static void usage(void)
 {
 	printf("usage: " PROG " --profile NAME [options] [-o FILE]\n"
 	       "       " PROG " --defaults-h OUT.h [--source TEXT] FILE.conf...\n"
+	       "       " PROG " --roce [budget and output options] [-o FILE]\n"
+	       "         (aicc_roce's knobs; FILE is for 'aicc rdma set --file')\n"
 	       "fabric:  --rate-gbit R (100)  --rtt-us U (10)  --hops N (2)\n"
 	       "         --buffer-kb B (1024)  --ecn-kb K (100)  --fan-in N (32)\n"
 	       "         --min-rto-us U (200)  --workload MIX.conf\n"
@@ -152,7 +155,7 @@ static void load_knobs(const char *file, int profile, u32 *out)
 enum {
 	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
 	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
-	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL,
+	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE,
 };
 
 static const struct option longopts[] = {
@@ -167,7 +170,8 @@ static const struct option longopts[] = {
 	{ "defaults-h", 1, NULL, O_DEFH }, { "source", 1, NULL, O_SOURCE },
 	{ "no-baselines", 0, NULL, O_NOBASE }, { "output", 1, NULL, 'o' },
 	{ "note", 1, NULL, O_NOTE }, { "eval", 1, NULL, O_EVAL },
-	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	{ "roce", 0, NULL, O_ROCE }, { "help", 0, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
 static void print_knob_diff(const u32 *def, const u32 *best)
@@ -191,6 +195,132 @@ static void print_knob_diff(const u32 *def, const u32 *best)
 	}
 }
 
+struct budget {
+	int gens, lambda;
+	double sigma;
+	u64 seed;
+	bool quick, baselines;
+	const char *outf, *note, *cmdline;
+};
+
+/*
+ * --roce: aicc_roce's knobs from the DCQCN defaults, scored by
+ * sim_roce_case_score() (higher is better; CMA-ES minimises -score).
+ */
+static int roce_main(const struct budget *b)
+{
+	static const char *const lab[] = { "dcqcn", "tuned", "aicc-law" };
+	struct roce_set *set[2];
+	struct roce_eval *ev;
+	struct cmaes *es;
+	u32 def[AICC_ROCE_NR_KNOBS], best[AICC_ROCE_NR_KNOBS];
+	u32 law[AICC_ROCE_NR_KNOBS];
+	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA], best_s, t0 = cpu_s();
+	char why[300], train_line[128], header[2048];
+	int g, i, s, n = b->baselines ? 3 : 2;
+
+	set[0] = calloc(1, sizeof(*set[0]));
+	set[1] = calloc(1, sizeof(*set[1]));
+	ev = calloc(3, sizeof(*ev));
+	es = calloc(1, sizeof(*es));
+	if (!set[0] || !set[1] || !ev || !es)
+		die("out of memory");
+	roce_build_set(set[0], false, b->quick);
+	roce_build_set(set[1], true, b->quick);
+	roce_params_defaults(def);
+	memcpy(law, def, sizeof(law));
+	law[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_AICC;
+
+	out("# aicc-tune %s\n", b->cmdline);
+	if (b->note)
+		out("# %s\n", b->note);
+	out("# RoCE knobs of aicc_roce from the DCQCN defaults; CMA-ES: %d "
+	    "searched knobs, lambda %d, %d generations, sigma0 %g, seed %llu%s\n",
+	    roce_nr_dims, b->lambda, b->gens, b->sigma,
+	    (unsigned long long)b->seed, b->quick ? ", quick" : "");
+	for (s = 0; s < 2; s++) {
+		out("# %s set (%d cases):", s ? "held-out" : "training",
+		    set[s]->n);
+		for (i = 0; i < set[s]->n; i++)
+			out("%s %s x%g", i ? ";" : "", set[s]->c[i].name,
+			    set[s]->c[i].weight);
+		out("\n");
+	}
+	if (roce_evaluate(set[0], def, &ev[0]) ||
+	    roce_evaluate(set[1], def, &ev[1]))
+		die("%s", ev[0].errors ? ev[0].err : ev[1].err);
+	out("start: train score %.4f, held-out %.4f\n", ev[0].score,
+	    ev[1].score);
+
+	roce_from_knobs(def, x0);
+	if (cmaes_init(es, roce_nr_dims, x0, b->sigma, b->lambda, b->seed))
+		die("bad CMA-ES parameters");
+	memcpy(best, def, sizeof(best));
+	best_s = ev[0].score;
+	for (g = 0; g < b->gens; g++) {
+		double mean = 0, gbest = -INFINITY;
+
+		cmaes_ask(es);
+		for (i = 0; i < es->lambda; i++) {
+			u32 kn[AICC_ROCE_NR_KNOBS];
+			double pen = roce_to_knobs(def, es->x[i], kn);
+
+			roce_evaluate(set[0], kn, &ev[2]);
+			f[i] = -ev[2].score + pen;
+			mean += ev[2].score / es->lambda;
+			if (ev[2].score > gbest)
+				gbest = ev[2].score;
+			if (ev[2].score > best_s) {
+				best_s = ev[2].score;
+				memcpy(best, kn, sizeof(best));
+			}
+		}
+		cmaes_tell(es, f);
+		out("gen %3d evals %5ld  best %.4f  mean %.4f  sigma %.4f  "
+		    "cond %.1f  best-so-far %.4f\n", g + 1, es->evals, gbest,
+		    mean, es->sigma, cmaes_cond(es), best_s);
+	}
+
+	for (s = 0; s < 2; s++) {
+		roce_evaluate(set[s], def, &ev[0]);
+		roce_evaluate(set[s], best, &ev[1]);
+		roce_evaluate(set[s], law, &ev[2]);
+		out("\n== %s set ==\n", s ? "held-out" : "training");
+		roce_print_table(stdout, set[s], ev, lab, n);
+		if (logf_)
+			roce_print_table(logf_, set[s], ev, lab, n);
+		if (!s)
+			snprintf(train_line, sizeof(train_line),
+				 "train %.4f -> %.4f", ev[0].score, ev[1].score);
+	}
+	snprintf(header, sizeof(header),
+		 "# aicc_roce knobs from aicc-tune %s\n%s%s%s"
+		 "# score (higher is better, DCQCN defaults -> tuned): %s, "
+		 "held-out %.4f -> %.4f\n"
+		 "# apply: aicc rdma set --file FILE; for a ConnectX NIC: "
+		 "aicc rdma export --format mlx5 --file FILE\n",
+		 b->cmdline, b->note ? "# " : "", b->note ? b->note : "",
+		 b->note ? "\n" : "", train_line, ev[0].score, ev[1].score);
+	out("\nheld-out score: dcqcn defaults %.4f, tuned %.4f\n\n",
+	    ev[0].score, ev[1].score);
+	out("%-30s %10s %10s  %s\n", "knob", "default", "tuned", "unit");
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
+		out("%-30s %10u %10u%s\n", aicc_roce_knob_desc[i].name, def[i],
+		    best[i], roce_searched(i) ? "" : "  (not searched)");
+	out("\n# %ld evaluations of %d training cases\n", es->evals,
+	    set[0]->n);
+	fprintf(stderr, PROG ": %.1f s CPU\n", cpu_s() - t0);
+	if (b->outf && write_roce_file(b->outf, best, header, why, sizeof(why)))
+		die("%s", why);
+	if (logf_ && fclose(logf_))
+		die("log: write error");
+	free(set[0]);
+	free(set[1]);
+	free(ev);
+	free(es);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tune_fabric fb;
@@ -202,10 +332,11 @@ int main(int argc, char **argv)
 	const char *outf = NULL, *logfile = NULL, *work = NULL, *start = NULL;
 	const char *defh = NULL, *source = "tuned (make tune)", *note = NULL;
 	const char *evalf = NULL;
-	int profile = -1, gens = 30, lambda = 12, opt, g, i;
+	int profile = -1, gens = 30, lambda = 12, opt, g, i, li = 0;
 	double sigma = 0.2, t0, f_def, best_f;
 	u64 seed = 1;
-	bool quick = false, baselines = true;
+	bool quick = false, baselines = true, roce = false;
+	const char *tcp_opt = NULL;	/* an option --roce does not take */
 	u32 def[AICC_NR_KNOBS], best[AICC_NR_KNOBS];
 	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA];
 	char why[300], header[2048], cmdline[1024] = "";
@@ -216,8 +347,15 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && cl < sizeof(cmdline) - 1; i++)
 		cl += snprintf(cmdline + cl, sizeof(cmdline) - cl, "%s%s",
 			       i > 1 ? " " : "", argv[i]);
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
+		if (!tcp_opt && ((opt >= O_PROFILE && opt <= O_WORK) ||
+				 opt == O_START || opt == O_DEFH ||
+				 opt == O_SOURCE || opt == O_EVAL))
+			tcp_opt = longopts[li].name;
 		switch (opt) {
+		case O_ROCE:
+			roce = true;
+			break;
 		case O_PROFILE:
 			profile = sim_parse_profile(optarg);
 			if (profile < 0)
@@ -299,6 +437,24 @@ int main(int argc, char **argv)
 		default:
 			exit(2);
 		}
+	}
+	if (roce) {
+		struct budget b = {
+			.gens = gens, .lambda = lambda, .sigma = sigma,
+			.seed = seed, .quick = quick, .baselines = baselines,
+			.outf = outf, .note = note, .cmdline = cmdline,
+		};
+
+		if (tcp_opt)
+			die_usage("--%s does not apply to --roce", tcp_opt);
+		if (optind < argc)
+			die_usage("unexpected argument '%s'", argv[optind]);
+		if (logfile) {
+			logf_ = fopen(logfile, "w");
+			if (!logf_)
+				die("%s: %s", logfile, strerror(errno));
+		}
+		return roce_main(&b);
 	}
 	if (defh) {
 		if (optind >= argc)

@@ -14,7 +14,7 @@
 
 #include "tune.h"
 
-static int finish(FILE *f, const char *tmp, const char *file, char *why,
+int tune_finish(FILE *f, const char *tmp, const char *file, char *why,
 		  size_t len)
 {
 	int bad = ferror(f);
@@ -32,7 +32,7 @@ static int finish(FILE *f, const char *tmp, const char *file, char *why,
 	return 0;
 }
 
-static FILE *open_tmp(const char *file, char *tmp, size_t tlen, char *why,
+FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen, char *why,
 		      size_t len)
 {
 	FILE *f;
@@ -57,7 +57,7 @@ int write_profile(const char *file, int profile,
 
 	if (knobs_valid(knobs, why, len))
 		return -1;
-	f = open_tmp(file, tmp, sizeof(tmp), why, len);
+	f = tune_open_tmp(file, tmp, sizeof(tmp), why, len);
 	if (!f)
 		return -1;
 	if (header)
@@ -70,7 +70,7 @@ int write_profile(const char *file, int profile,
 			 aicc_knob_desc[i].name, knobs[i]);
 		fprintf(f, "%-36s # %s\n", lhs, aicc_knob_desc[i].desc);
 	}
-	return finish(f, tmp, file, why, len);
+	return tune_finish(f, tmp, file, why, len);
 }
 
 static char *trim(char *s)
@@ -177,7 +177,7 @@ int write_defaults_h(const char *file,
 	for (p = 0; p < AICC_NR_PROFILES; p++)
 		if (knobs_valid(knobs[p], why, len))
 			return -1;
-	f = open_tmp(file, tmp, sizeof(tmp), why, len);
+	f = tune_open_tmp(file, tmp, sizeof(tmp), why, len);
 	if (!f)
 		return -1;
 	fprintf(f, "/* SPDX-License-Identifier: GPL-2.0 */\n/*\n"
@@ -216,7 +216,7 @@ int write_defaults_h(const char *file,
 		fprintf(f, "\n\t},\n");
 	}
 	fprintf(f, "};\n\n#endif /* _AICC_DEFAULTS_H */\n");
-	return finish(f, tmp, file, why, len);
+	return tune_finish(f, tmp, file, why, len);
 }
 
 /* ev[n]: evaluations of one set under n labelled controllers/knobs. */

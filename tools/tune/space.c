@@ -76,9 +76,8 @@ double space_to_unit(const struct tune_dim *dm, u32 v)
 	return clamp01((x - dm->lo) / (dm->hi - dm->lo));
 }
 
-u32 space_from_unit(const struct tune_dim *dm, double u)
+double space_value(const struct tune_dim *dm, double u)
 {
-	const struct aicc_knob_desc *k = &aicc_knob_desc[dm->knob];
 	double v;
 
 	u = clamp01(u);
@@ -87,10 +86,14 @@ u32 space_from_unit(const struct tune_dim *dm, double u)
 	else
 		v = dm->lo + u * (dm->hi - dm->lo);
 	v = floor(v + 0.5);
-	if (v < dm->lo)
-		v = dm->lo;
-	if (v > dm->hi)
-		v = dm->hi;
+	return v < dm->lo ? dm->lo : v > dm->hi ? dm->hi : v;
+}
+
+u32 space_from_unit(const struct tune_dim *dm, double u)
+{
+	const struct aicc_knob_desc *k = &aicc_knob_desc[dm->knob];
+	double v = space_value(dm, u);
+
 	if (v < k->min)
 		v = k->min;
 	if (v > k->max)

@@ -18,6 +18,7 @@
 
 #include "sim.h"
 #include "sim_int.h"
+#include "sim_roce.h"
 
 /* ---- PRNG and CMA-ES (cmaes.c) ---- */
 
@@ -83,6 +84,8 @@ extern const int tune_nr_dims;
 
 void space_init(struct tune_space *sp, int profile, const u32 *base);
 double space_to_unit(const struct tune_dim *dm, u32 v);
+/* u in [0,1] -> a whole number in lo..hi (log or linear) */
+double space_value(const struct tune_dim *dm, double u);
 u32 space_from_unit(const struct tune_dim *dm, double u);
 /*
  * x (may lie outside [0,1]) -> all knobs; returns the squared distance
@@ -169,6 +172,12 @@ double case_objective(const struct tune_set *set, int i,
 
 /* ---- output (output.c) ---- */
 
+/* Files are written to FILE.tmpPID, then renamed over FILE. */
+FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen, char *why,
+		    size_t len);
+int tune_finish(FILE *f, const char *tmp, const char *file, char *why,
+		size_t len);
+
 int write_profile(const char *file, int profile,
 		  const u32 knobs[AICC_NR_KNOBS], const char *header,
 		  char *why, size_t len);
@@ -181,5 +190,49 @@ int write_defaults_h(const char *file,
 		     const char *source, char *why, size_t len);
 void print_table(FILE *f, const struct tune_set *set,
 		 const struct tune_eval *ev, const char *const *label, int n);
+
+/* ---- RoCE knobs (roce.c): aicc-tune --roce ---- */
+
+/* tune_dim.knob holds an enum aicc_roce_knob_id here */
+extern const struct tune_dim roce_dims[];
+extern const int roce_nr_dims;
+
+#define ROCE_FAIL_SCORE	(-100.0)	/* a run that failed */
+
+struct roce_case {
+	char name[48];
+	double weight;
+	struct sim_roce_config cfg;	/* knobs[] replaced per evaluation */
+};
+
+struct roce_set {
+	int n;
+	struct roce_case c[TUNE_MAX_CASES];
+};
+
+struct roce_eval {
+	double score;			/* weighted mean, higher is better */
+	double cscore[TUNE_MAX_CASES];	/* sim_roce_case_score() per case */
+	struct sim_roce_result r[TUNE_MAX_CASES];
+	int errors;
+	char err[200];
+};
+
+void roce_build_set(struct roce_set *set, bool held_out, bool quick);
+int roce_evaluate(const struct roce_set *set, const u32 *knobs,
+		  struct roce_eval *ev);
+double roce_to_knobs(const u32 *base, const double *x,
+		     u32 knobs[AICC_ROCE_NR_KNOBS]);
+void roce_from_knobs(const u32 *knobs, double *x);
+bool roce_searched(int knob);
+void roce_print_table(FILE *f, const struct roce_set *set,
+		      const struct roce_eval *ev, const char *const *label,
+		      int n);
+/*
+ * A file for 'aicc rdma set --file' and 'aicc rdma export --file': one
+ * "KNOB = VALUE" line per searched knob.
+ */
+int write_roce_file(const char *file, const u32 knobs[AICC_ROCE_NR_KNOBS],
+		    const char *header, char *why, size_t len);
 
 #endif /* _AICC_TUNE_H */
