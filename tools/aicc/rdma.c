@@ -3,15 +3,19 @@
  * aicc rdma: the RoCEv2 congestion control of aicc_roce.ko.
  *
  *   aicc rdma show                 knobs (value, unit, range) and counters
- *   aicc rdma set KNOB=VALUE ...   all of them or none (checked first)
+ *   aicc rdma set [--file FILE] [KNOB=VALUE ...]
+ *                                  all of them or none (checked first);
+ *                                  FILE holds "KNOB = VALUE" lines (the
+ *                                  output of aicc-tune --roce)
  *   aicc rdma flows                per-flow telemetry (the flows file)
- *   aicc rdma export --format mlx5 [-o FILE] [--defaults]
+ *   aicc rdma export --format mlx5 [-o FILE] [--defaults | --file F]
  *                                  the rp_ and np_ knobs as a script for a
  *                                  ConnectX NIC's debugfs cc_params; only
  *                                  written, never applied
  *
  * Sysfs: $AICC_SYSFS/roce (default /sys/kernel/aicc/roce).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,28 +55,20 @@ static int roce_require(void)
 	return -1;
 }
 
-static int roce_knob_index(const char *name)
-{
-	int i;
-
-	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
-		if (!strcmp(aicc_roce_knob_desc[i].name, name))
-			return i;
-	return -1;
-}
-
-static int roce_read_knob(int i, uint64_t *v)
+/* Reads knob i (or, with stat set, counter i) from sysfs; -errno. */
+static int roce_read(int i, bool stat, uint64_t *v)
 {
 	char p[600], d[512];
 
 	roce_dir(d, sizeof(d));
-	snprintf(p, sizeof(p), "%s/%s", d, aicc_roce_knob_desc[i].name);
+	snprintf(p, sizeof(p), "%s/%s%s", d, stat ? "stats/" : "",
+		 stat ? aicc_roce_stat_desc[i].name : aicc_roce_knob_desc[i].name);
 	return read_u64_file(p, v);
 }
 
 static int rdma_show(int argc, char **argv)
 {
-	char d[512], p[600];
+	char d[512];
 	uint64_t v;
 	int i, r;
 
@@ -92,7 +88,7 @@ static int rdma_show(int argc, char **argv)
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
 		const struct aicc_roce_knob_desc *k = &aicc_roce_knob_desc[i];
 
-		r = roce_read_knob(i, &v);
+		r = roce_read(i, false, &v);
 		if (r) {
 			err("cannot read %s/%s: %s", d, k->name, errno_words(-r));
 			return 1;
@@ -111,8 +107,7 @@ static int rdma_show(int argc, char **argv)
 		printf("\ncounters:\n");
 	}
 	for (i = 0; i < AICC_ROCE_NR_STATS; i++) {
-		snprintf(p, sizeof(p), "%s/stats/%s", d, aicc_roce_stat_desc[i].name);
-		if (read_u64_file(p, &v))
+		if (roce_read(i, true, &v))
 			continue;
 		if (opt_json)
 			json_u64(aicc_roce_stat_desc[i].name, v);
@@ -139,59 +134,177 @@ static int parse_u64(const char *s, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
+/*
+ * Checks one assignment NAME=VAL and stores it in v[]/have[]; where names
+ * the source for the error ("rdma set" or "FILE:LINE").  A knob given
+ * twice in one file is refused (dup); on the command line the last wins.
+ */
+static int check_assign(const char *where, const char *name, const char *val,
+			bool dup, uint64_t *v, bool *have)
+{
+	const struct aicc_roce_knob_desc *k;
+	uint64_t x;
+	int i;
+
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
+		if (!strcmp(aicc_roce_knob_desc[i].name, name))
+			break;
+	if (i == AICC_ROCE_NR_KNOBS) {
+		err("%s: unknown knob '%s' (see 'aicc rdma show')", where, name);
+		return -1;
+	}
+	k = &aicc_roce_knob_desc[i];
+	if (parse_u64(val, &x) || x < k->min || x > k->max) {
+		err("%s: %s=%s: must be an integer in %u..%u %s", where, name,
+		    val, k->min, k->max, roce_unit_name[k->unit]);
+		return -1;
+	}
+	if (dup && have[i]) {
+		err("%s: %s set twice", where, name);
+		return -1;
+	}
+	v[i] = x;
+	have[i] = true;
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/*
+ * A knob file: "KNOB = VALUE" per line, '#' starts a comment.  Any bad
+ * line rejects the whole file (-1 after one error line).
+ */
+static int load_file(const char *file, uint64_t *v, bool *have)
+{
+	char line[512], where[600];
+	bool any = false;
+	int ln = 0, rc = -1;
+	FILE *f = fopen(file, "r");
+
+	if (!f) {
+		err("cannot open %s: %s", file, errno_words(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s, *eq;
+
+		snprintf(where, sizeof(where), "%s:%d", file, ++ln);
+		if (!strchr(line, '\n') && !feof(f)) {
+			err("%s: line too long", where);
+			goto out;
+		}
+		s = strchr(line, '#');
+		if (s)
+			*s = 0;
+		s = trim(line);
+		if (!*s)
+			continue;
+		eq = strchr(s, '=');
+		if (!eq) {
+			err("%s: expected 'KNOB = VALUE'", where);
+			goto out;
+		}
+		*eq = 0;
+		if (check_assign(where, trim(s), trim(eq + 1), true, v, have))
+			goto out;
+		any = true;
+	}
+	if (ferror(f))
+		err("cannot read %s: %s", file, errno_words(errno));
+	else if (!any)
+		err("%s: no knob assignments", file);
+	else
+		rc = 0;
+out:
+	fclose(f);
+	return rc;
+}
+
 static int rdma_set(int argc, char **argv)
 {
-	int idx[AICC_ROCE_NR_KNOBS];
-	uint64_t val[AICC_ROCE_NR_KNOBS];
+	uint64_t val[AICC_ROCE_NR_KNOBS], old[AICC_ROCE_NR_KNOBS];
+	bool have[AICC_ROCE_NR_KNOBS] = { false };
+	const char *file = NULL;
 	char d[512], p[600];
-	int i, n = argc - 1, r;
+	int i, j, r, n = 0;
 
-	if (n < 1) {
-		err("rdma set: expected KNOB=VALUE ...");
-		return EXIT_USAGE;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--file")) {
+			if (i + 1 >= argc || file) {
+				err("rdma set: --file takes one FILE, once");
+				return EXIT_USAGE;
+			}
+			file = argv[++i];
+		}
 	}
-	if (n > AICC_ROCE_NR_KNOBS) {
-		err("rdma set: too many assignments (%d)", n);
+	/* check everything before writing anything; arguments override FILE */
+	if (file && load_file(file, val, have))
 		return EXIT_USAGE;
-	}
-	/* check everything before writing anything */
-	for (i = 0; i < n; i++) {
+	for (i = 1; i < argc; i++) {
 		char name[64];
-		const char *eq = strchr(argv[i + 1], '=');
-		const struct aicc_roce_knob_desc *k;
+		const char *eq = strchr(argv[i], '=');
 		size_t l;
 
+		if (!strcmp(argv[i], "--file")) {
+			i++;
+			continue;
+		}
 		if (!eq) {
-			err("rdma set: '%s' is not KNOB=VALUE", argv[i + 1]);
+			err("rdma set: '%s' is not KNOB=VALUE", argv[i]);
 			return EXIT_USAGE;
 		}
-		l = (size_t)(eq - argv[i + 1]);
+		l = (size_t)(eq - argv[i]);
 		if (l >= sizeof(name))
 			l = sizeof(name) - 1;
-		memcpy(name, argv[i + 1], l);
+		memcpy(name, argv[i], l);
 		name[l] = 0;
-		idx[i] = roce_knob_index(name);
-		if (idx[i] < 0) {
-			err("rdma set: unknown knob '%s' (see 'aicc rdma show')", name);
+		if (check_assign("rdma set", name, eq + 1, false, val, have))
 			return EXIT_USAGE;
-		}
-		k = &aicc_roce_knob_desc[idx[i]];
-		if (parse_u64(eq + 1, &val[i]) || val[i] < k->min || val[i] > k->max) {
-			err("rdma set: %s=%s: must be an integer in %u..%u %s",
-			    name, eq + 1, k->min, k->max, roce_unit_name[k->unit]);
-			return EXIT_USAGE;
-		}
+	}
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
+		n += have[i];
+	if (!n) {
+		err("rdma set: expected --file FILE or KNOB=VALUE ...");
+		return EXIT_USAGE;
 	}
 	if (roce_require())
 		return 1;
-	roce_dir(d, sizeof(d));
-	for (i = 0; i < n; i++) {
-		snprintf(p, sizeof(p), "%s/%s", d, aicc_roce_knob_desc[idx[i]].name);
-		r = write_u64_file(p, val[i]);
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		r = have[i] ? roce_read(i, false, &old[i]) : 0;
 		if (r) {
-			err("cannot write %s: %s", p, errno_words(-r));
+			err("cannot read knob %s: %s", aicc_roce_knob_desc[i].name,
+			    errno_words(-r));
 			return 1;
 		}
+	}
+	roce_dir(d, sizeof(d));
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		if (!have[i])
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", d, aicc_roce_knob_desc[i].name);
+		r = write_u64_file(p, val[i]);
+		if (!r)
+			continue;
+		err("cannot write %s: %s (earlier knobs restored)", p,
+		    errno_words(-r));
+		for (j = 0; j < i; j++) {
+			if (!have[j])
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", d,
+				 aicc_roce_knob_desc[j].name);
+			write_u64_file(p, old[j]);
+		}
+		return 1;
 	}
 	return 0;
 }
@@ -299,8 +412,9 @@ static bool is_mlx5_knob(const char *name)
 
 static int rdma_export(int argc, char **argv)
 {
-	const char *fmt = NULL, *out = NULL;
+	const char *fmt = NULL, *out = NULL, *file = NULL;
 	uint64_t v[AICC_ROCE_NR_KNOBS];
+	bool have[AICC_ROCE_NR_KNOBS] = { false };
 	bool defaults = false;
 	FILE *f = stdout;
 	int i, r;
@@ -312,6 +426,8 @@ static int rdma_export(int argc, char **argv)
 			out = argv[++i];
 		} else if (!strcmp(argv[i], "--defaults")) {
 			defaults = true;
+		} else if (!strcmp(argv[i], "--file") && i + 1 < argc && !file) {
+			file = argv[++i];
 		} else {
 			err("rdma export: unexpected argument '%s'", argv[i]);
 			return EXIT_USAGE;
@@ -325,16 +441,24 @@ static int rdma_export(int argc, char **argv)
 		err("rdma export: unknown format '%s' (only 'mlx5' is known)", fmt);
 		return EXIT_USAGE;
 	}
+	if (defaults && file) {
+		err("rdma export: --defaults and --file exclude each other");
+		return EXIT_USAGE;
+	}
+	/* FILE's knobs over the built-in defaults, no module needed */
+	if (file && load_file(file, v, have))
+		return EXIT_USAGE;
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
-		if (defaults) {
-			v[i] = aicc_roce_knob_desc[i].def;
+		if (defaults || file) {
+			if (!have[i])
+				v[i] = aicc_roce_knob_desc[i].def;
 			continue;
 		}
 		if (i == 0 && roce_require()) {
-			err("(or use --defaults to export the built-in defaults)");
+			err("(or use --defaults or --file to export without the module)");
 			return 1;
 		}
-		r = roce_read_knob(i, &v[i]);
+		r = roce_read(i, false, &v[i]);
 		if (r) {
 			err("cannot read knob %s: %s", aicc_roce_knob_desc[i].name,
 			    errno_words(-r));
@@ -357,7 +481,8 @@ static int rdma_export(int argc, char **argv)
 		"# Units as in mlx5: rates Mbit/s, times microseconds.\n"
 		"set -e\n"
 		"cc=${1:?usage: $0 /sys/kernel/debug/mlx5/<pci>/cc_params}\n",
-		AICC_VERSION, defaults ? "built-in defaults" : "current values");
+		AICC_VERSION, file ? "values of the knob file" :
+		defaults ? "built-in defaults" : "current values");
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
 		const char *n = aicc_roce_knob_desc[i].name;
 
@@ -374,9 +499,11 @@ static int rdma_export(int argc, char **argv)
 
 static const struct cmd rdma_cmds[] = {
 	{ "show", rdma_show, "", "knobs and counters of aicc_roce" },
-	{ "set", rdma_set, "KNOB=VALUE ...", "change knobs, all or none" },
+	{ "set", rdma_set, "[--file FILE] [KNOB=VALUE ...]",
+	  "change knobs, all or none (FILE: 'KNOB = VALUE' lines)" },
 	{ "flows", rdma_flows, "", "per-flow telemetry" },
-	{ "export", rdma_export, "--format mlx5 [-o FILE] [--defaults]",
+	{ "export", rdma_export,
+	  "--format mlx5 [-o OUT] [--defaults | --file FILE]",
 	  "write the rp_/np_ knobs as a mlx5 cc_params script (not applied)" },
 	{ NULL, NULL, NULL, NULL }
 };

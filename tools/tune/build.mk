@@ -7,7 +7,8 @@
 #                        tools/tune/results/<profile>.{log,conf} and
 #                        tools/tune/results/defaults.h
 #   make tune QUICK=1    a smoke run (about 10 s of CPU) into build/tune-quick/
-#   make check-tune      unit tests (KTAP)
+#   make check-tune      unit tests (KTAP), with test-load.sh and
+#                        test-roce.sh (aicc-tune --roce, aicc rdma --file)
 
 TUNE_SRCS := tools/tune/cmaes.c tools/tune/space.c tools/tune/objective.c \
 	     tools/tune/output.c tools/tune/roce.c
@@ -41,6 +42,8 @@ check-tune: $(BUILD)/aicc-tune-test $(BUILD)/aicc-tune $(BUILD)/aicc \
 	@r=0; $(BUILD)/aicc-tune-test || r=1; \
 	AICC_TUNE=$(BUILD)/aicc-tune AICC=$(BUILD)/aicc \
 	AICC_MKFAKE=$(BUILD)/aicc-mkfake bash tools/tune/test-load.sh || r=1; \
+	AICC_TUNE=$(BUILD)/aicc-tune AICC=$(BUILD)/aicc \
+		bash tools/tune/test-roce.sh || r=1; \
 	exit $$r
 
 # The recorded run.  Budget per profile: TUNE_GENS generations of
