@@ -7,6 +7,9 @@
 #                        tools/tune/results/<profile>.{log,conf} and
 #                        tools/tune/results/defaults.h
 #   make tune QUICK=1    a smoke run (about 10 s of CPU) into build/tune-quick/
+#   make tune-roce       the recorded tuning of aicc_roce's knobs (a few
+#                        seconds): tools/tune/results/roce.{log,conf}
+#                        (goodput floor 0.7) and roce-pure.{log,conf}
 #   make check-tune      unit tests (KTAP), with test-load.sh and
 #                        test-roce.sh (aicc-tune --roce, aicc rdma --file)
 
@@ -22,7 +25,7 @@ TOOLS_TARGETS += $(BUILD)/aicc-tune
 CHECK_UNIT += check-tune
 INSTALL_TARGETS += install-aicc-tune
 
-.PHONY: tune tune-scales check-tune install-aicc-tune
+.PHONY: tune tune-scales tune-roce check-tune install-aicc-tune
 
 $(BUILD)/aicc-tune: tools/tune/main.c $(TUNE_SRCS) $(TUNE_SIM_SRCS) \
 		$(CORE_SRCS) $(TUNE_HDRS) tools/tune/build.mk
@@ -100,6 +103,19 @@ tune-scales: $(BUILD)/aicc-tune
 			--eval $(TUNE_OUT)/$$p.conf >> $$out 2>/dev/null; \
 		echo >> $$out; \
 	done; done
+
+# aicc_roce's knobs in the RoCE model: with the goodput floor the file
+# ships with, and on sim_roce_score alone (Documentation/tuning.rst).
+ROCE_TUNE_ARGS := --roce --generations 40 --lambda 12 --seed 1
+
+tune-roce: $(BUILD)/aicc-tune
+	@mkdir -p tools/tune/results
+	nice -n 19 $(BUILD)/aicc-tune $(ROCE_TUNE_ARGS) --goodput-floor 0.7 \
+		--log tools/tune/results/roce.log \
+		-o tools/tune/results/roce.conf > /dev/null
+	nice -n 19 $(BUILD)/aicc-tune $(ROCE_TUNE_ARGS) \
+		--log tools/tune/results/roce-pure.log \
+		-o tools/tune/results/roce-pure.conf > /dev/null
 
 install-aicc-tune: $(BUILD)/aicc-tune
 	install -D -m 0755 $(BUILD)/aicc-tune $(DESTDIR)$(PREFIX)/sbin/aicc-tune

@@ -67,7 +67,8 @@ static void usage(void)
 	printf("usage: " PROG " --profile NAME [options] [-o FILE]\n"
 	       "       " PROG " --defaults-h OUT.h [--source TEXT] FILE.conf...\n"
 	       "       " PROG " --roce [budget and output options] [-o FILE]\n"
-	       "         (aicc_roce's knobs; FILE is for 'aicc rdma set --file')\n"
+	       "         [--goodput-floor F] (aicc_roce's knobs; FILE is for\n"
+	       "         'aicc rdma set --file' and 'aicc rdma export --file')\n"
 	       "fabric:  --rate-gbit R (100)  --rtt-us U (10)  --hops N (2)\n"
 	       "         --buffer-kb B (1024)  --ecn-kb K (100)  --fan-in N (32)\n"
 	       "         --min-rto-us U (200)  --workload MIX.conf\n"
@@ -155,7 +156,7 @@ static void load_knobs(const char *file, int profile, u32 *out)
 enum {
 	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
 	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
-	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE,
+	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE, O_FLOOR,
 };
 
 static const struct option longopts[] = {
@@ -170,7 +171,7 @@ static const struct option longopts[] = {
 	{ "defaults-h", 1, NULL, O_DEFH }, { "source", 1, NULL, O_SOURCE },
 	{ "no-baselines", 0, NULL, O_NOBASE }, { "output", 1, NULL, 'o' },
 	{ "note", 1, NULL, O_NOTE }, { "eval", 1, NULL, O_EVAL },
-	{ "roce", 0, NULL, O_ROCE }, { "help", 0, NULL, 'h' },
+	{ "roce", 0, NULL, O_ROCE }, { "goodput-floor", 1, NULL, O_FLOOR }, { "help", 0, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -197,7 +198,7 @@ static void print_knob_diff(const u32 *def, const u32 *best)
 
 struct budget {
 	int gens, lambda;
-	double sigma;
+	double sigma, floor;
 	u64 seed;
 	bool quick, baselines;
 	const char *outf, *note, *cmdline;
@@ -225,8 +226,8 @@ static int roce_main(const struct budget *b)
 	es = calloc(1, sizeof(*es));
 	if (!set[0] || !set[1] || !ev || !es)
 		die("out of memory");
-	roce_build_set(set[0], false, b->quick);
-	roce_build_set(set[1], true, b->quick);
+	roce_build_set(set[0], false, b->quick, b->floor);
+	roce_build_set(set[1], true, b->quick, b->floor);
 	roce_params_defaults(def);
 	memcpy(law, def, sizeof(law));
 	law[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_AICC;
@@ -238,6 +239,11 @@ static int roce_main(const struct budget *b)
 	    "searched knobs, lambda %d, %d generations, sigma0 %g, seed %llu%s\n",
 	    roce_nr_dims, b->lambda, b->gens, b->sigma,
 	    (unsigned long long)b->seed, b->quick ? ", quick" : "");
+	out("# objective: mean sim_roce_case_score() (higher is better)%s",
+	    b->floor > 0 ? "" : "\n");
+	if (b->floor > 0)
+		out(", less %g per unit of goodput below %g\n", ROCE_FLOOR_W,
+		    b->floor);
 	for (s = 0; s < 2; s++) {
 		out("# %s set (%d cases):", s ? "held-out" : "training",
 		    set[s]->n);
@@ -333,7 +339,7 @@ int main(int argc, char **argv)
 	const char *defh = NULL, *source = "tuned (make tune)", *note = NULL;
 	const char *evalf = NULL;
 	int profile = -1, gens = 30, lambda = 12, opt, g, i, li = 0;
-	double sigma = 0.2, t0, f_def, best_f;
+	double sigma = 0.2, t0, f_def, best_f, floor_ = -1;
 	u64 seed = 1;
 	bool quick = false, baselines = true, roce = false;
 	const char *tcp_opt = NULL;	/* an option --roce does not take */
@@ -355,6 +361,9 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case O_ROCE:
 			roce = true;
+			break;
+		case O_FLOOR:
+			floor_ = num_arg("--goodput-floor", optarg, 0, 0.95, false);
 			break;
 		case O_PROFILE:
 			profile = sim_parse_profile(optarg);
@@ -442,6 +451,7 @@ int main(int argc, char **argv)
 		struct budget b = {
 			.gens = gens, .lambda = lambda, .sigma = sigma,
 			.seed = seed, .quick = quick, .baselines = baselines,
+			.floor = floor_ < 0 ? 0 : floor_,
 			.outf = outf, .note = note, .cmdline = cmdline,
 		};
 
@@ -456,6 +466,8 @@ int main(int argc, char **argv)
 		}
 		return roce_main(&b);
 	}
+	if (floor_ >= 0)
+		die_usage("--goodput-floor applies only to --roce");
 	if (defh) {
 		if (optind >= argc)
 			die_usage("--defaults-h needs at least one profile file");

@@ -6,7 +6,9 @@
  * determinism as the TCP profiles (Documentation/tuning.rst).
  *
  * The objective of a knob set is the weighted mean of
- * sim_roce_case_score() over a scenario set (higher is better, 1 ideal);
+ * sim_roce_case_score() over a scenario set (higher is better, 1 ideal),
+ * less ROCE_FLOOR_W per unit of goodput a case falls below the set's
+ * goodput floor (0, the default, leaves sim_roce_case_score() alone);
  * CMA-ES minimises its negation.  The training set is incasts of 2 to 16
  * QPs, a larger MTU with a short send window, and one long-RTT QP; the
  * held-out set has other QP counts, rates, RTTs, MTUs and ECN thresholds,
@@ -99,9 +101,11 @@ static void add_cases(struct roce_set *set, const struct roce_scen *sc,
 	}
 }
 
-void roce_build_set(struct roce_set *set, bool held_out, bool quick)
+void roce_build_set(struct roce_set *set, bool held_out, bool quick,
+		    double floor)
 {
 	memset(set, 0, sizeof(*set));
+	set->goodput_floor = floor;
 	if (held_out)
 		add_cases(set, roce_held, NR_SCEN(roce_held), quick);
 	else
@@ -125,7 +129,11 @@ int roce_evaluate(const struct roce_set *set, const u32 *knobs,
 					 set->c[i].name, ev->r[i].err);
 			ev->cscore[i] = ROCE_FAIL_SCORE;
 		} else {
+			double gap = set->goodput_floor - ev->r[i].goodput;
+
 			ev->cscore[i] = sim_roce_case_score(&c, &ev->r[i]);
+			if (gap > 0)
+				ev->cscore[i] -= ROCE_FLOOR_W * gap;
 		}
 		sum += set->c[i].weight * ev->cscore[i];
 		wsum += set->c[i].weight;

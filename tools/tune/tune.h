@@ -205,7 +205,10 @@ struct roce_case {
 	struct sim_roce_config cfg;	/* knobs[] replaced per evaluation */
 };
 
+#define ROCE_FLOOR_W	20.0	/* score lost per unit below the floor */
+
 struct roce_set {
+	double goodput_floor;		/* fraction of the bottleneck, 0: none */
 	int n;
 	struct roce_case c[TUNE_MAX_CASES];
 };
@@ -218,7 +221,8 @@ struct roce_eval {
 	char err[200];
 };
 
-void roce_build_set(struct roce_set *set, bool held_out, bool quick);
+void roce_build_set(struct roce_set *set, bool held_out, bool quick,
+		    double floor);
 int roce_evaluate(const struct roce_set *set, const u32 *knobs,
 		  struct roce_eval *ev);
 double roce_to_knobs(const u32 *base, const double *x,
