@@ -11,8 +11,8 @@
 #                        on a fake sysfs tree
 
 TRAIN_SRCS := tools/train/train.c tools/tune/cmaes.c tools/tune/space.c \
-	      tools/tune/objective.c tools/tune/output.c tools/sim/sim.c \
-	      tools/sim/net.c tools/sim/cc.c
+	      tools/tune/objective.c tools/tune/output.c tools/tune/cli.c \
+	      tools/sim/sim.c tools/sim/net.c tools/sim/cc.c
 TRAIN_CFLAGS := $(USER_CFLAGS) -Itools/sim -Itools/tune
 
 TOOLS_TARGETS += $(BUILD)/aicc-train

@@ -42,36 +42,10 @@
 #define MAX_DIM		(AICC_MODEL_MAX_HIDDEN * (AICC_MODEL_NR_IN + 3) + 2)
 #define MAX_LAMBDA	64
 
-static FILE *logf_;
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(code);
-}
-
-/* to stdout and the log */
-static void out(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	if (logf_) {
-		va_start(ap, fmt);
-		vfprintf(logf_, fmt, ap);
-		va_end(ap);
-		fflush(logf_);
-	}
-	fflush(stdout);
-}
+/* errors and logged output: tools/tune/cli.c */
+#define die		tune_die
+#define out		tune_out
+#define logf_		tune_log
 
 /* ---- the network <-> the blob ---- */
 
@@ -503,6 +477,7 @@ int main(int argc, char **argv)
 	clock_t t0 = clock();
 	long evals = 0;
 
+	tune_prog = PROG;
 	while ((o = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'P':

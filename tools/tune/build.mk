@@ -14,7 +14,7 @@
 #                        test-roce.sh (aicc-tune --roce, aicc rdma --file)
 
 TUNE_SRCS := tools/tune/cmaes.c tools/tune/space.c tools/tune/objective.c \
-	     tools/tune/output.c tools/tune/roce.c
+	     tools/tune/output.c tools/tune/roce.c tools/tune/cli.c
 TUNE_HDRS := tools/tune/tune.h $(SIM_HDRS) tools/sim/sim_roce.h \
 	     module/roce/roce_law.h uapi/aicc_roce.h
 TUNE_SIM_SRCS := tools/sim/sim.c tools/sim/net.c tools/sim/cc.c \

@@ -21,45 +21,28 @@
 
 #define PROG	"aicc-tune"
 
-static FILE *logf_;
+#define die(...)	tune_die(1, __VA_ARGS__)
+#define out		tune_out
+#define logf_		tune_log
 
 static void die_usage(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
-	fprintf(stderr, PROG ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (try --help)\n");
-	exit(2);
+	tune_die(2, "%s (try --help)", msg);
 }
 
-static void die(const char *fmt, ...)
+/* One line per CMA-ES generation (best, mean and best so far). */
+static void log_gen(const struct cmaes *es, int g, double gbest, double mean,
+		    double best)
 {
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
-/* to stdout and the log */
-static void out(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	if (logf_) {
-		va_start(ap, fmt);
-		vfprintf(logf_, fmt, ap);
-		va_end(ap);
-	}
+	out("gen %3d evals %5ld  best %.4f  mean %.4f  sigma %.4f  "
+	    "cond %.1f  best-so-far %.4f\n", g + 1, es->evals, gbest, mean,
+	    es->sigma, cmaes_cond(es), best);
 }
 
 static void usage(void)
@@ -282,9 +265,7 @@ static int roce_main(const struct budget *b)
 			}
 		}
 		cmaes_tell(es, f);
-		out("gen %3d evals %5ld  best %.4f  mean %.4f  sigma %.4f  "
-		    "cond %.1f  best-so-far %.4f\n", g + 1, es->evals, gbest,
-		    mean, es->sigma, cmaes_cond(es), best_s);
+		log_gen(es, g, gbest, mean, best_s);
 	}
 
 	for (s = 0; s < 2; s++) {
@@ -570,9 +551,7 @@ int main(int argc, char **argv)
 			}
 		}
 		cmaes_tell(es, f);
-		out("gen %3d evals %5ld  best %.4f  mean %.4f  sigma %.4f  "
-		    "cond %.1f  best-so-far %.4f\n", g + 1, es->evals, gbest,
-		    mean, es->sigma, cmaes_cond(es), best_f);
+		log_gen(es, g, gbest, mean, best_f);
 		if (!logfile)
 			continue;
 		fprintf(stderr, "\r" PROG ": generation %d/%d, best %.4f",

@@ -6,6 +6,8 @@
  *   space.c      normalised [0,1]^d <-> knob values of one profile
  *   objective.c  training and held-out scenario sets, the objective
  *   output.c     profile files, defaults.h, the comparison table
+ *   roce.c       aicc_roce's knobs (--roce): space, scenario sets, file
+ *   cli.c        errors and logged output (shared with aicc-train)
  *   main.c       the command line
  *
  * Everything is deterministic given the seed and the core's code.
@@ -19,6 +21,16 @@
 #include "sim.h"
 #include "sim_int.h"
 #include "sim_roce.h"
+
+/* ---- command-line helpers (cli.c), also used by aicc-train ---- */
+
+extern const char *tune_prog;	/* prefix of error messages */
+extern FILE *tune_log;		/* tune_out() copies to it, if set */
+
+void tune_die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/* to stdout and tune_log, both flushed */
+void tune_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- PRNG and CMA-ES (cmaes.c) ---- */
 
