@@ -39,16 +39,13 @@ TRAIN_OUT := tools/train/results
 TRAIN_ARGS := --generations $(TRAIN_GENS) --lambda $(TRAIN_LAMBDA)
 endif
 
-# The log names the core it trained on (as make tune does).
-TRAIN_CORE = $(shell git log -1 --format=%h -- module/core 2>/dev/null || \
-		echo unknown)$(shell git diff --quiet HEAD -- module/core \
-		2>/dev/null || echo ' (modified)')
+# The log names the core it trained on: TUNE_CORE (tools/tune/build.mk).
 
 train: $(BUILD)/aicc-train
 	@mkdir -p $(TRAIN_OUT)
 	nice -n 19 $(BUILD)/aicc-train --profile aicc --hidden $(TRAIN_HIDDEN) \
 		--seed $(TRAIN_SEED) $(TRAIN_ARGS) \
-		--note "core: module/core at $(TRAIN_CORE)" \
+		--note "core: module/core at $(TUNE_CORE)" \
 		--log $(TRAIN_OUT)/train.log -o $(TRAIN_OUT)/aicc.model
 	$(if $(filter 1,$(QUICK)),,@$(MAKE) -s train-builtin)
 

@@ -97,18 +97,6 @@ int fabric_check(const struct tune_fabric *fb, char *why, size_t len)
 	return -1;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 static int parse_num(const char *s, double lo, double hi, double *out)
 {
 	char *end;
@@ -145,25 +133,18 @@ int mix_load(struct tune_mix *mx, const char *file, char *why, size_t len)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *s, *eq, *key, *val;
+		char *key, *val;
 		double v;
 		bool done = false;
+		int kv = tune_kv_line(line, &key, &val);
 
 		ln++;
-		s = strchr(line, '#');
-		if (s)
-			*s = 0;
-		s = trim(line);
-		if (!*s)
+		if (!kv)
 			continue;
-		eq = strchr(s, '=');
-		if (!eq) {
+		if (kv < 0) {
 			snprintf(why, len, "%s:%d: expected KEY = VALUE", file, ln);
 			goto bad;
 		}
-		*eq = 0;
-		key = trim(s);
-		val = trim(eq + 1);
 		for (i = 0; i < TK_NR && !done; i++) {
 			if (strcmp(key, tune_kind_name[i]))
 				continue;

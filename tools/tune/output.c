@@ -73,7 +73,7 @@ int write_profile(const char *file, int profile,
 	return tune_finish(f, tmp, file, why, len);
 }
 
-static char *trim(char *s)
+char *tune_trim(char *s)
 {
 	char *e;
 
@@ -83,6 +83,24 @@ static char *trim(char *s)
 	while (e > s && isspace((unsigned char)e[-1]))
 		*--e = 0;
 	return s;
+}
+
+int tune_kv_line(char *line, char **key, char **val)
+{
+	char *s = strchr(line, '#'), *eq;
+
+	if (s)
+		*s = 0;
+	s = tune_trim(line);
+	if (!*s)
+		return 0;
+	eq = strchr(s, '=');
+	if (!eq)
+		return -1;
+	*eq = 0;
+	*key = tune_trim(s);
+	*val = tune_trim(eq + 1);
+	return 1;
 }
 
 int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
@@ -98,23 +116,15 @@ int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *s, *eq, *dot, *name, *val, *end;
+		char *dot, *name, *val, *end;
 		unsigned long long v;
-		int p, k;
+		int p, k, kv = tune_kv_line(line, &name, &val);
 
 		ln++;
-		s = strchr(line, '#');
-		if (s)
-			*s = 0;
-		s = trim(line);
-		if (!*s)
+		if (!kv)
 			continue;
-		eq = strchr(s, '=');
-		if (!eq)
+		if (kv < 0)
 			goto syntax;
-		*eq = 0;
-		name = trim(s);
-		val = trim(eq + 1);
 		dot = strchr(name, '.');
 		if (!dot)
 			goto syntax;

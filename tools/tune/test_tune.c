@@ -12,7 +12,7 @@
 
 #include "tune.h"
 
-#define NR_TESTS	12
+#define NR_TESTS	13
 
 static int n_test, n_fail;
 
@@ -70,30 +70,24 @@ static int minimise(struct cmaes *es, double (*fn)(const double *, int),
 	return g;
 }
 
-static void test_sphere(struct cmaes *es)
+/*
+ * CMA-ES from x0v must reach f < tol with every coordinate within xtol of
+ * the known optimum opt.
+ */
+static void check_minimum(struct cmaes *es, const char *name,
+			  double (*fn)(const double *, int), double x0v,
+			  double sigma, u64 seed, int gens, double tol,
+			  double opt, double xtol)
 {
-	int g = minimise(es, sphere, 5, 0.9, 0.3, 1, 400, 1e-12);
-	bool ok = g > 0 && es->best_f < 1e-12;
+	int g = minimise(es, fn, 5, x0v, sigma, seed, gens, tol);
+	bool ok = g > 0 && es->best_f < tol;
 	int i;
 
 	for (i = 0; i < 5; i++)
-		ok &= fabs(es->best_x[i] - 0.3) < 1e-5;
-	diag("sphere 5-d: f %.3g after %d generations (%ld evaluations)",
+		ok &= fabs(es->best_x[i] - opt) < xtol;
+	diag("%s: f %.3g after %d generations (%ld evaluations)", name,
 	     es->best_f, g, es->evals);
-	report(ok, "cmaes_sphere_5d");
-}
-
-static void test_rosenbrock(struct cmaes *es)
-{
-	int g = minimise(es, rosenbrock, 5, 0.0, 0.5, 2, 3000, 1e-10);
-	bool ok = g > 0 && es->best_f < 1e-10;
-	int i;
-
-	for (i = 0; i < 5; i++)
-		ok &= fabs(es->best_x[i] - 1) < 1e-3;
-	diag("rosenbrock 5-d: f %.3g after %d generations (%ld evaluations)",
-	     es->best_f, g, es->evals);
-	report(ok, "cmaes_rosenbrock_5d");
+	report(ok, name);
 }
 
 static void test_determinism(struct cmaes *es)
@@ -465,13 +459,54 @@ static void test_mix(void)
 	report(ok, "workload_mix_parses_and_applies");
 }
 
+/* --roce: ranges inside aicc_roce's ABI; random points give valid knobs */
+static void test_roce_space(void)
+{
+	u32 def[AICC_ROCE_NR_KNOBS], kn[AICC_ROCE_NR_KNOBS];
+	double x[CMA_MAX_D];
+	struct tune_rng r;
+	bool ok = roce_nr_dims <= CMA_MAX_D;
+	int i, k, n;
+
+	for (i = 0; i < roce_nr_dims; i++) {
+		const struct tune_dim *dm = &roce_dims[i];
+		const struct aicc_roce_knob_desc *kd = &aicc_roce_knob_desc[dm->knob];
+
+		if (dm->lo < kd->min || dm->hi > kd->max || dm->lo >= dm->hi ||
+		    (dm->log && dm->lo <= 0)) {
+			diag("%s: range %g..%g outside %u..%u", kd->name,
+			     dm->lo, dm->hi, kd->min, kd->max);
+			ok = false;
+		}
+	}
+	/* the DCQCN defaults lie inside the box and map back to themselves */
+	roce_params_defaults(def);
+	roce_from_knobs(def, x);
+	ok &= roce_to_knobs(def, x, kn) == 0 && !memcmp(def, kn, sizeof(kn));
+	tune_rng_seed(&r, 5);
+	for (n = 0; n < 2000 && ok; n++) {
+		for (i = 0; i < roce_nr_dims; i++)
+			x[i] = tune_rng_unit(&r) * 1.6 - 0.3;
+		roce_to_knobs(def, x, kn);
+		for (k = 0; k < AICC_ROCE_NR_KNOBS; k++)
+			if (roce_knob_check((unsigned int)k, kn[k])) {
+				diag("%s = %u refused", aicc_roce_knob_desc[k].name,
+				     kn[k]);
+				ok = false;
+			}
+	}
+	report(ok, "roce_space_ranges_and_valid_knobs");
+}
+
 int main(void)
 {
 	static struct cmaes es;
 
 	printf("TAP version 13\n1..%d\n", NR_TESTS);
-	test_sphere(&es);
-	test_rosenbrock(&es);
+	check_minimum(&es, "cmaes_sphere_5d", sphere, 0.9, 0.3, 1, 400, 1e-12,
+		      0.3, 1e-5);
+	check_minimum(&es, "cmaes_rosenbrock_5d", rosenbrock, 0.0, 0.5, 2, 3000,
+		      1e-10, 1, 1e-3);
 	test_determinism(&es);
 	test_eigen();
 	test_normal();
@@ -480,6 +515,7 @@ int main(void)
 	test_tuning();
 	test_files();
 	test_mix();
+	test_roce_space();
 	printf("# %d tests, %d failed\n", n_test, n_fail);
 	return n_fail || n_test != NR_TESTS ? 1 : 0;
 }

@@ -184,6 +184,13 @@ double case_objective(const struct tune_set *set, int i,
 
 /* ---- output (output.c) ---- */
 
+/* s without leading and trailing white space (in place) */
+char *tune_trim(char *s);
+/*
+ * One line of a "KEY = VALUE" file, '#' starting a comment: 0 for a blank
+ * line, 1 with key and val trimmed (in place), -1 if there is no '='.
+ */
+int tune_kv_line(char *line, char **key, char **val);
 /* Files are written to FILE.tmpPID, then renamed over FILE. */
 FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen, char *why,
 		    size_t len);
