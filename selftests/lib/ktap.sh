@@ -10,6 +10,10 @@
 #   ktap_check NAME CMD...        # runs CMD: status 0 ok, 4 skip, else not ok
 #   ktap_expect NAME "$a -ge 3"   # ok if the [ ... ] expression holds
 #   ktap_expect_range NAME V LO HI  # ok if LO <= V <= HI (decimals fine)
+#   ktap_target NAME V LO HI      # the same for a goal: a miss is
+#                                 # "not ok 4 NAME # TODO ..." (a known gap,
+#                                 # counted as skipped)
+#   ktap_todo NAME "why"          # not ok 5 NAME # TODO why
 #   ktap_info "text"              # "# text" diagnostic
 #   ktap_finish                   # exit 0 (all passed or some skipped),
 #                                 # 1 (any failed, or fewer results than
@@ -106,18 +110,46 @@ ktap_expect()
 	fi
 }
 
+# ktap_in_range VALUE LO HI: true when VALUE is a number in LO..HI.
+ktap_in_range()
+{
+	awk -v v="$1" -v lo="$2" -v hi="$3" \
+		'BEGIN { exit !(v != "" && v + 0 == v && v >= lo + 0 && v <= hi + 0) }'
+}
+
 # ktap_expect_range NAME VALUE LO HI [UNIT]: LO <= VALUE <= HI, decimals
 # allowed; the value and bounds are printed either way.
 ktap_expect_range()
 {
 	local name=$1 v=$2 lo=$3 hi=$4 unit=${5:-}
 
-	if awk -v v="$v" -v lo="$lo" -v hi="$hi" \
-		'BEGIN { exit !(v != "" && v + 0 == v && v >= lo + 0 && v <= hi + 0) }'; then
+	if ktap_in_range "$v" "$lo" "$hi"; then
 		ktap_info "$name: $v$unit (want $lo..$hi$unit)"
 		ktap_pass "$name"
 	else
 		ktap_fail "$name" "$name: got '$v'$unit, want $lo..$hi$unit"
+	fi
+}
+
+# ktap_todo NAME REASON: a known gap, "not ok N NAME # TODO REASON";
+# KTAP counts it as skipped, not failed.
+ktap_todo()
+{
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
+	echo "not ok $KTAP_NUM ${1//#/} # TODO ${2:-}"
+}
+
+# ktap_target NAME VALUE LO HI: an issue's target for a metric, checked like
+# ktap_expect_range; a miss is a TODO (ktap_todo), while the hard checks
+# next to it keep wide margins against regressions.
+ktap_target()
+{
+	if ktap_in_range "$2" "$3" "$4"; then
+		ktap_info "$1: $2 (target $3..$4)"
+		ktap_pass "$1"
+	else
+		ktap_todo "$1" "got $2, target $3..$4"
 	fi
 }
 

@@ -11,37 +11,21 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/module.sh
+. "$here/../lib/module.sh"
 
 ktap_require_root
 ktap_require ip ss sysctl insmod rmmod modprobe depmod python3
-kver=$(uname -r)
-ko=$top/build/$kver/tcp_aicc.ko
 gen=$top/build/aiccgen
 run_gen() { timeout 30 "$gen" "$@"; }
-sys=/sys/kernel/aicc
-[ -f "$ko" ] || ktap_skip_all "no module built for $kver ($ko)"
-[ -x "$gen" ] || ktap_skip_all "no traffic generator ($gen)"
+mod_require "$gen"
 
 ktap_plan 22
 
 ns=aicc-mod-$$
 port=5301
-pids=()
-cleanup()
-{
-	local p
-
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	ip netns del "$ns-a" 2>/dev/null
-	ip netns del "$ns-b" 2>/dev/null
-	ip netns del "$ns-c" 2>/dev/null
-	sysctl -qw net.ipv4.tcp_congestion_control=cubic
-	rmmod tcp_aicc 2>/dev/null
-}
-trap cleanup EXIT
+mod_netns=("$ns-a" "$ns-b" "$ns-c")
+mod_restore() { sysctl -qw net.ipv4.tcp_congestion_control=cubic; }
 
 # Knob names, units and ranges from the one table the module uses.
 knob_table()
@@ -71,12 +55,11 @@ expect_eq()
 	fi
 }
 
-rmmod tcp_aicc 2>/dev/null
 ip link set lo up
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # 1: load
-if insmod "$ko"; then
+if mod_load; then
 	ktap_pass "insmod"
 else
 	ktap_skip_all "insmod failed"
@@ -175,7 +158,7 @@ expect_none "global knobs validated" "$bad"
 # Helpers: a loopback server, and a short flow reporting its algorithm.
 # The listener needs aicc too, or ECN is not negotiated (see aiccgen.rst).
 "$gen" server -p $port --cc aicc > /dev/null 2>&1 &
-pids+=($!)
+mod_pids+=($!)
 for _ in $(seq 50); do
 	ss -ltn "sport = :$port" | grep -q LISTEN && break
 	sleep 0.1
@@ -215,7 +198,7 @@ for n in a b; do
 	ip -n "$ns-$n" link set "v$n" up
 done
 ip netns exec "$ns-b" "$gen" server -p $port > /dev/null 2>&1 &
-pids+=($!)
+mod_pids+=($!)
 sleep 0.5
 ip -n "$ns-a" route replace 10.99.0.2/32 dev va congctl aicc_bulk
 got=$(ip netns exec "$ns-a" timeout 30 "$gen" -j bulk -c 10.99.0.2 -p $port -n 1 -t 1 |
@@ -318,11 +301,11 @@ fi
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # From here on the loopback server must not hold the module: a listener
 # using aicc keeps a reference, like any socket.
-kill "${pids[0]}" 2>/dev/null
-wait "${pids[0]}" 2>/dev/null
+kill "${mod_pids[0]}" 2>/dev/null
+wait "${mod_pids[0]}" 2>/dev/null
 port=$((port + 1))
 "$gen" server -p $port > /dev/null 2>&1 &
-pids+=($!)
+mod_pids+=($!)
 for _ in $(seq 50); do
 	ss -ltn "sport = :$port" | grep -q LISTEN && break
 	sleep 0.1

@@ -27,15 +27,13 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/module.sh
+. "$here/../lib/module.sh"
 
 ktap_require_root
 ktap_require insmod rmmod setpriv unshare python3 stat
-kver=$(uname -r)
-ko=$top/build/$kver/tcp_aicc.ko
 tool=$top/build/aicc
-sys=/sys/kernel/aicc
-[ -f "$ko" ] || ktap_skip_all "no module built for $kver ($ko)"
-[ -x "$tool" ] || ktap_skip_all "no $tool (make tools)"
+mod_require "$tool"
 if [ "${AICC_VM:-}" != 1 ]; then
 	ktap_skip_all "loads tcp_aicc and changes sysctls: VM rig only"
 fi
@@ -44,17 +42,13 @@ ktap_plan 8
 
 work=$(mktemp -d /tmp/aicc-priv.XXXXXX)
 chmod 755 "$work"
+mod_tmp=$work
 allowed0=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
-cleanup()
+mod_restore()
 {
 	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed0"
-	rm -rf "$work"
-	rmmod tcp_aicc 2>/dev/null
 }
-trap cleanup EXIT
-
-rmmod tcp_aicc 2>/dev/null
-insmod "$ko" || ktap_skip_all "insmod failed"
+mod_load_or_skip
 
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 

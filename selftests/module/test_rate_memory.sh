@@ -10,34 +10,20 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/module.sh
+. "$here/../lib/module.sh"
 
 ktap_require_root
 ktap_require ip insmod rmmod
-kver=$(uname -r)
-ko=$top/build/$kver/tcp_aicc.ko
 gen=$top/build/aiccgen
-sys=/sys/kernel/aicc
-[ -f "$ko" ] || ktap_skip_all "no module built for $kver"
-[ -x "$gen" ] || ktap_skip_all "no traffic generator ($gen)"
+mod_require "$gen"
 
 ktap_plan 5
 ns=aicc-mem-$$
 port=5401
-srv=
-cleanup()
-{
-	[ -n "$srv" ] && kill "$srv" 2>/dev/null
-	wait 2>/dev/null
-	for n in a b c; do
-		ip netns del "$ns-$n" 2>/dev/null
-	done
-	sleep 1
-	rmmod tcp_aicc 2>/dev/null
-}
-trap cleanup EXIT
-
-rmmod tcp_aicc 2>/dev/null
-insmod "$ko" || ktap_skip_all "insmod failed"
+mod_netns=("$ns-a" "$ns-b" "$ns-c")
+mod_settle=1
+mod_load_or_skip
 
 # a and c send to b; a and c are different namespaces with the same address
 ip netns add "$ns-a" && ip netns add "$ns-b" && ip netns add "$ns-c"
@@ -55,7 +41,7 @@ done
 ip -n "$ns-c" route add 10.98.0.2/32 dev vc
 ip -n "$ns-b" route add 10.98.1.1/32 dev vd
 ip netns exec "$ns-b" "$gen" server -p $port > /dev/null 2>&1 &
-srv=$!
+mod_pids+=($!)
 sleep 1
 
 flow()	# NS SECONDS

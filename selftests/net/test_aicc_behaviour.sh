@@ -52,21 +52,6 @@ if ! topo_setup || ! topo_gen_server $port --cc aicc ||
 fi
 ktap_pass "topology and server"
 
-# target NAME VALUE LO HI: the issue's target for a metric.  A miss is
-# reported as "not ok ... # TODO" -- a known gap, counted as skipped --
-# while the hard checks next to it keep wide margins against regressions.
-target()
-{
-	if awk -v v="$2" -v lo="$3" -v hi="$4" \
-		'BEGIN { exit !(v != "" && v + 0 == v && v >= lo + 0 && v <= hi + 0) }'; then
-		ktap_pass "$1"
-	else
-		KTAP_NUM=$((KTAP_NUM + 1))
-		KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
-		echo "not ok $KTAP_NUM $1 # TODO got $2, target $3..$4"
-	fi
-}
-
 # goodput (Mbit/s, first 2 s excluded) and Jain's index from aiccgen JSON
 summary()
 {
@@ -100,9 +85,9 @@ util=$(awk -v m="${a_mb:-0}" -v r="$RATE_MBIT" 'BEGIN { printf "%.3f", m / r }')
 ratio=$(awk -v a="${a_q:-}" -v c="${c_q:-}" \
 	'BEGIN { if (a == "" || c == "" || c <= 0) print "x"; else printf "%.3f", a / c }')
 ktap_expect_range "aicc single flow utilisation" "$util" 0.80 1.10
-target "aicc single flow utilisation, target 0.9" "$util" 0.90 1.10
+ktap_target "aicc single flow utilisation, target 0.9" "$util" 0.90 1.10
 ktap_expect_range "aicc p99 queueing delay / cubic's" "$ratio" 0 1.5
-target "aicc p99 queueing delay / cubic's, target 0.5" "$ratio" 0 0.5
+ktap_target "aicc p99 queueing delay / cubic's, target 0.5" "$ratio" 0 0.5
 
 # Four staggered flows from one sender.
 j=$TOPO_TMP/stagger.json
@@ -111,7 +96,7 @@ topo_gen 1 bulk -p $port -n 4 -t $((SECS + 6)) --stagger 2000 --cc aicc \
 read -r mb jain < <(summary "$j")
 ktap_info "4 staggered aicc flows: ${mb:-?} Mbit/s, Jain ${jain:-?}"
 ktap_expect_range "four staggered flows: Jain's index" "${jain:-x}" 0.90 1.0
-target "four staggered flows: Jain's index, target 0.95" "${jain:-x}" 0.95 1.0
+ktap_target "four staggered flows: Jain's index, target 0.95" "${jain:-x}" 0.95 1.0
 ktap_expect_range "four staggered flows: utilisation" \
 	"$(awk -v m="${mb:-0}" -v r="$RATE_MBIT" 'BEGIN { printf "%.3f", m / r }')" 0.80 1.10
 

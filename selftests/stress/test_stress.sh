@@ -28,17 +28,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/module.sh
+. "$here/../lib/module.sh"
 
 ktap_require_root
 ktap_require ip insmod rmmod
-kver=$(uname -r)
-ko=$top/build/$kver/tcp_aicc.ko
 churn=$top/build/selftests/stress/aicc-churn
 tool=$top/build/aicc
-sys=/sys/kernel/aicc
-[ -f "$ko" ] || ktap_skip_all "no module built for $kver ($ko)"
-[ -x "$churn" ] || ktap_skip_all "no $churn (make tools)"
-[ -x "$tool" ] || ktap_skip_all "no $tool (make tools)"
+mod_require "$churn" "$tool"
 if [ "${AICC_VM:-}" != 1 ]; then
 	ktap_skip_all "loads and unloads tcp_aicc: VM rig only"
 fi
@@ -59,24 +56,10 @@ port=5501
 work=$(mktemp -d /tmp/aicc-stress.XXXXXX)
 bg=()
 srv=
-cleanup()
-{
-	local p
-
-	for p in "${bg[@]}" $srv; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	ip netns del "$ns-a" 2>/dev/null
-	ip netns del "$ns-b" 2>/dev/null
-	rm -rf "$work"
-	sleep 0.5
-	rmmod tcp_aicc 2>/dev/null
-}
-trap cleanup EXIT
-
-rmmod tcp_aicc 2>/dev/null
-if ! insmod "$ko"; then
+mod_tmp=$work
+mod_netns=("$ns-a" "$ns-b")
+mod_settle=0.5
+if ! mod_load; then
 	ktap_fail "insmod"
 	ktap_finish
 fi
@@ -118,9 +101,11 @@ ip netns exec "$ns-a" sysctl -qw net.ipv4.tcp_tw_reuse=1 \
 ip netns exec "$ns-b" "$churn" server -p $port,$((port + 1)),$((port + 2)) \
 	--cc aicc,aicc_lat,aicc_bulk --bytes 4096 > "$work/server.log" 2>&1 &
 srv=$!
+mod_pids+=($!)
 ip netns exec "$ns-b" "$churn" server -p $((port + 3)) --cc aicc \
 	--bytes 65536 > "$work/server2.log" 2>&1 &
 srv="$srv $!"
+mod_pids+=($!)
 for _ in $(seq 100); do
 	grep -q listening "$work/server.log" 2>/dev/null &&
 		grep -q listening "$work/server2.log" 2>/dev/null && break
@@ -292,6 +277,7 @@ ip netns exec "$ns-a" "$churn" client -c 10.77.0.2,fd77::2 \
 cpid=$!
 sleep 1
 rmmod_tries & bg+=($!)
+mod_pids+=("${bg[@]}")
 wait $cpid
 crc=$?
 touch "$work/stop"

@@ -15,38 +15,27 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/module.sh
+. "$here/../lib/module.sh"
 
 ktap_require_root
 ktap_require ip python3 insmod rmmod
-kver=$(uname -r)
-ko=$top/build/$kver/tcp_aicc.ko
 A=${AICC:-$top/build/aicc}
-sys=/sys/kernel/aicc
-[ -f "$ko" ] || ktap_skip_all "no module built for $kver ($ko)"
-[ -x "$A" ] || ktap_skip_all "no aicc tool ($A); run 'make tools'"
+mod_require "$A"
 unset AICC_SYSFS AICC_UNCHECKED
 
 ktap_plan 26
 
 ns=aicc-tool-$$
 tmp=$(mktemp -d /tmp/aicc-tool.XXXXXX)
-pids=()
+mod_tmp=$tmp
+mod_netns=("$ns-a" "$ns-b")
 olddef=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
-cleanup()
+mod_restore()
 {
-	local p
-
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	ip netns del "$ns-a" 2>/dev/null
-	ip netns del "$ns-b" 2>/dev/null
 	echo "$olddef" > /proc/sys/net/ipv4/tcp_congestion_control 2>/dev/null
-	rmmod tcp_aicc 2>/dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
+trap mod_cleanup EXIT
 
 # run CMD...: stdout in $OUT, stderr in $ERR, status in $RC
 run()
@@ -266,7 +255,7 @@ while True:
     while c.recv(1 << 16):
         pass
 ' &
-pids+=($!)
+mod_pids+=($!)
 sleep 1
 $INA python3 -c '
 import socket, time
@@ -276,7 +265,7 @@ buf = b"x" * 65536
 while time.time() < end:
     c.sendall(buf)
 ' &
-pids+=($!)
+mod_pids+=($!)
 sleep 3
 
 # 13
@@ -382,11 +371,11 @@ import json, sys; print(json.load(sys.stdin)[0].get("pacing_rate_bps") or 0)')
 }
 check "set reaches a running flow (pacing pinned)" t_live_set
 
-for p in "${pids[@]}"; do
+for p in "${mod_pids[@]}"; do
 	kill "$p" 2>/dev/null
 done
 wait 2>/dev/null
-pids=()
+mod_pids=()
 
 # 19
 t_route_del()

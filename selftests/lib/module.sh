@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# module.sh: load tcp_aicc.ko for a selftest and undo everything at exit
+# (source it after ktap.sh).
+#
+#   . "$here/../lib/module.sh"   # sets kver, ko (build/$kver/tcp_aicc.ko)
+#                                # and sys (/sys/kernel/aicc)
+#   mod_require [FILE...]        # skip the whole test unless the module
+#                                # and every FILE (a program) are built
+#   mod_pids+=($!)               # killed (and waited for) at exit
+#   mod_netns=("$ns-a" "$ns-b")  # network namespaces deleted at exit
+#   mod_tmp=$tmp                 # a directory removed at exit
+#   mod_settle=1                 # seconds to sleep before the final rmmod
+#   mod_restore() { ...; }       # optional: runs after the namespaces go
+#   mod_load                     # trap, rmmod any old copy, insmod; its
+#                                # status is insmod's (call it in the
+#                                # test's own shell, not in $(...))
+#   mod_load_or_skip             # mod_load, the whole test skips if it fails
+#
+# At exit (mod_cleanup): processes killed, namespaces deleted, mod_restore,
+# the directory removed, mod_settle seconds of sleep, tcp_aicc unloaded.
+
+mod_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+kver=$(uname -r)
+ko=$mod_top/build/$kver/tcp_aicc.ko
+# shellcheck disable=SC2034 # for the sourcing test
+sys=/sys/kernel/aicc
+mod_pids=()
+mod_netns=()
+mod_tmp=
+mod_settle=0
+
+mod_require()
+{
+	local f
+
+	[ -f "$ko" ] || ktap_skip_all "no module built for $kver ($ko)"
+	for f in "$@"; do
+		[ -x "$f" ] || ktap_skip_all "not built: $f (make tools selftests)"
+	done
+}
+
+mod_cleanup()
+{
+	local p n
+
+	for p in "${mod_pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	for n in "${mod_netns[@]}"; do
+		ip netns del "$n" 2>/dev/null
+	done
+	if declare -F mod_restore > /dev/null; then
+		mod_restore
+	fi
+	[ -n "$mod_tmp" ] && rm -rf "$mod_tmp"
+	[ "$mod_settle" != 0 ] && sleep "$mod_settle"
+	rmmod tcp_aicc 2>/dev/null
+}
+
+mod_load()
+{
+	trap mod_cleanup EXIT
+	rmmod tcp_aicc 2>/dev/null
+	insmod "$ko"
+}
+
+mod_load_or_skip()
+{
+	mod_load || ktap_skip_all "insmod failed"
+}
