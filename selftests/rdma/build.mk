@@ -24,8 +24,13 @@ $(BUILD)/test_roce_law: selftests/rdma/test_roce_law.c selftests/core/ktap.h \
 check-roce-law: $(BUILD)/test_roce_law
 	$(BUILD)/test_roce_law
 
+# every sysfs file of aicc_roce.ko has its Documentation/ABI entry: each
+# knob and counter of module/roce/roce_tables.c, flows and flow_slots
 check-roce-abi-doc:
-	bash selftests/rdma/check_roce_abi_doc.sh
+	bash selftests/lib/check_abi_doc.sh -t module/roce/roce_tables.c -l RoCE \
+		-d Documentation/ABI/testing/sysfs-kernel-aicc \
+		"knobs=/aicc/roce/" "stats=/aicc/roce/stats/" \
+		"files=/aicc/roce/:flows and flow_slots:flows,flow_slots"
 
 check-rdma-tool: $(BUILD)/aicc
 	AICC=$(BUILD)/aicc bash selftests/rdma/check_rdma_tool.sh

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check_abi_doc.sh: every sysfs file a module creates has its
+# Documentation/ABI entry (a host check, part of make check-unit; not a VM
+# selftest).  KTAP, one result per CHECK, in the order given.
+#
+#   check_abi_doc.sh -t TABLES.c [-l LABEL] -d ABI_DOC [-d ABI_DOC...] CHECK...
+#
+#   TABLES.c   the C file whose tables name the knobs and counters: knob
+#              rows '"name", AICC_UNIT_...' or 'RK(AICC_RK_X, "name"', counter
+#              rows '[AICC_S_X] = { "name"' or '[AICC_RS_X] = { "name"'
+#   LABEL      a word put before "knobs" and "counters" in the test names
+#   ABI_DOC    the ABI file(s) whose "What:" lines are searched
+#   CHECK      knobs=PATH            every knob has "What: ...PATH<knob>"
+#                                    (and there are at least 20)
+#              stats=PATH            every counter likewise (at least 10)
+#              files=PATH:NAME:F,... each listed file F, as test NAME
+#
+# make check-abi-doc and make check-roce-abi-doc run it
+# (selftests/core/build.mk, selftests/rdma/build.mk).
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib/ktap.sh"
+
+die()
+{
+	echo "check_abi_doc: $*" >&2
+	exit 2
+}
+
+tables=
+label=
+docs=()
+while getopts "t:l:d:" o; do
+	case $o in
+	t) tables=$OPTARG ;;
+	l) label="$OPTARG " ;;
+	d) docs+=("$OPTARG") ;;
+	*) die "usage: check_abi_doc.sh -t TABLES.c [-l LABEL] -d ABI_DOC... CHECK..." ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$tables" ] || die "no tables file (-t)"
+[ -r "$tables" ] || die "cannot read tables file '$tables'"
+[ ${#docs[@]} -gt 0 ] || die "no ABI document (-d)"
+for d in "${docs[@]}"; do
+	[ -r "$d" ] || die "cannot read ABI document '$d'"
+done
+[ $# -gt 0 ] || die "no CHECK given (knobs=PATH, stats=PATH, files=PATH:NAME:F,...)"
+for c in "$@"; do
+	case $c in
+	knobs=?*|stats=?*) ;;
+	files=?*:?*:?*) ;;
+	*) die "bad CHECK '$c' (knobs=PATH, stats=PATH or files=PATH:NAME:F,...)" ;;
+	esac
+done
+
+mapfile -t knobs < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
+	grep -oE '( "[a-z0-9_]+", AICC_UNIT_|RK\(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]+")' |
+	sed 's/[^"]*"\([a-z0-9_]*\)".*/\1/')
+mapfile -t stats < <(sed -n \
+	's/^\t\[AICC_R\{0,1\}S_[A-Z_]*\] = { "\([a-z_]*\)".*/\1/p' "$tables")
+
+# documented PATH NAME...: the names without a "What:" line, on stdout
+documented()
+{
+	local path=$1 n
+	shift
+
+	for n in "$@"; do
+		grep -qx "What:.*$path$n" "${docs[@]}" || printf ' %s' "$n"
+	done
+}
+
+# all_of KIND MIN PATH NAME...: every NAME documented, and at least MIN
+all_of()
+{
+	local kind=$1 min=$2 path=$3 missing
+	shift 3
+
+	missing=$(documented "$path" "$@")
+	if [ $# -ge "$min" ] && [ -z "$missing" ]; then
+		ktap_pass "all $# $label$kind documented"
+	else
+		ktap_fail "all $label$kind documented" "found $#, missing:$missing"
+	fi
+}
+
+ktap_plan $#
+for c in "$@"; do
+	case $c in
+	knobs=*) all_of knobs 20 "${c#knobs=}" "${knobs[@]}" ;;
+	stats=*) all_of counters 10 "${c#stats=}" "${stats[@]}" ;;
+	files=*)
+		IFS=: read -r path name list <<< "${c#files=}"
+		missing=$(documented "$path" ${list//,/ })
+		ktap_expect "$name documented" "-z ${missing// /_}" "missing:$missing"
+		;;
+	esac
+done
+ktap_finish
