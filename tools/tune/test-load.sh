@@ -20,20 +20,7 @@ TMP=$(mktemp -d /tmp/aicc-tune-load.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 export AICC_SYSFS=$TMP/sys
 
-N=0
-FAILED=0
-fail() { echo "# $*"; return 1; }
-t() {
-	local name=$1
-	shift
-	N=$((N + 1))
-	if "$@"; then
-		echo "ok $N $name"
-	else
-		echo "not ok $N $name"
-		FAILED=$((FAILED + 1))
-	fi
-}
+. tools/tune/testlib.sh
 
 # a short run from a non-default start, so the file differs from defaults
 printf 'aicc_lat.target = 400   # start here\naicc_lat.ai = 2000\n' \
@@ -128,5 +115,4 @@ t aicc_tool_loads_tuned_profile tool_loads_profile
 t defaults_h_compiles_with_file_values defaults_h_compiles
 t same_seed_same_profile same_seed_same_file
 t bad_input_refused_one_line bad_input_refused
-echo "# $N tests, $FAILED failed"
-[ "$FAILED" = 0 ]
+t_done

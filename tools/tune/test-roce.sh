@@ -20,20 +20,7 @@ trap 'rm -rf "$TMP"' EXIT
 export AICC_SYSFS=$TMP/sys
 R=$AICC_SYSFS/roce
 
-N=0
-FAILED=0
-fail() { echo "# $*"; return 1; }
-t() {
-	local name=$1
-	shift
-	N=$((N + 1))
-	if "$@"; then
-		echo "ok $N $name"
-	else
-		echo "not ok $N $name"
-		FAILED=$((FAILED + 1))
-	fi
-}
+. tools/tune/testlib.sh
 
 RUN="--roce --quick --generations 4 --lambda 8 --seed 3"
 
@@ -164,5 +151,4 @@ t rdma_export_mlx5_from_file export_from_file
 t bad_knob_files_rejected_whole bad_files_rejected
 t aicc_tune_verb_passes_roce verb_passes_roce
 t roce_refuses_tcp_options tcp_options_refused
-echo "# $N tests, $FAILED failed"
-[ $FAILED -eq 0 ]
+t_done
