@@ -229,26 +229,47 @@ int write_defaults_h(const char *file,
 	return tune_finish(f, tmp, file, why, len);
 }
 
+void print_scores(FILE *f, const char *title, int nc, const char *const *name,
+		  const double *w, int n, const char *const *label,
+		  const double v[][TUNE_MAX_CASES + 1])
+{
+	int i, j;
+
+	if (n > TUNE_MAX_LABELS)
+		n = TUNE_MAX_LABELS;
+	fprintf(f, "%-34s %5s", title, "w");
+	for (j = 0; j < n; j++)
+		fprintf(f, " %9s", label[j]);
+	for (i = 0; i <= nc; i++) {
+		if (i < nc)
+			fprintf(f, "\n%-34s %5.2g", name[i], w[i]);
+		else
+			fprintf(f, "\n%-34s %5s", "weighted mean", "");
+		for (j = 0; j < n; j++)
+			fprintf(f, " %9.3f", v[j][i]);
+	}
+	fprintf(f, "\n");
+}
+
 /* ev[n]: evaluations of one set under n labelled controllers/knobs. */
 void print_table(FILE *f, const struct tune_set *set,
 		 const struct tune_eval *ev, const char *const *label, int n)
 {
+	const char *name[TUNE_MAX_CASES];
+	double w[TUNE_MAX_CASES], v[TUNE_MAX_LABELS][TUNE_MAX_CASES + 1];
 	int i, j;
 
-	fprintf(f, "%-34s %5s", "case (objective, lower is better)", "w");
-	for (j = 0; j < n; j++)
-		fprintf(f, " %9s", label[j]);
-	fprintf(f, "\n");
 	for (i = 0; i < set->n; i++) {
-		fprintf(f, "%-34s %5.2g", set->c[i].name, set->c[i].weight);
-		for (j = 0; j < n; j++)
-			fprintf(f, " %9.3f", ev[j].cobj[i]);
-		fprintf(f, "\n");
+		name[i] = set->c[i].name;
+		w[i] = set->c[i].weight;
+		for (j = 0; j < n && j < TUNE_MAX_LABELS; j++)
+			v[j][i] = ev[j].cobj[i];
 	}
-	fprintf(f, "%-34s %5s", "weighted mean", "");
-	for (j = 0; j < n; j++)
-		fprintf(f, " %9.3f", ev[j].obj);
-	fprintf(f, "\n\nper case and controller: util, p99 queue / base RTT, "
+	for (j = 0; j < n && j < TUNE_MAX_LABELS; j++)
+		v[j][set->n] = ev[j].obj;
+	print_scores(f, "case (objective, lower is better)", set->n, name, w,
+		     n, label, v);
+	fprintf(f, "\nper case and controller: util, p99 queue / base RTT, "
 		"slow (log slowdown or CCT/ideal), Jain, drops, RTOs\n");
 	for (i = 0; i < set->n; i++) {
 		fprintf(f, "  %s\n", set->c[i].name);

@@ -213,22 +213,23 @@ void roce_print_table(FILE *f, const struct roce_set *set,
 		      const struct roce_eval *ev, const char *const *label,
 		      int n)
 {
+	const char *name[TUNE_MAX_CASES];
+	double w[TUNE_MAX_CASES], v[TUNE_MAX_LABELS][TUNE_MAX_CASES + 1];
 	int i, j;
 
-	fprintf(f, "%-34s %5s", "case (score, higher is better)", "w");
-	for (j = 0; j < n; j++)
-		fprintf(f, " %9s", label[j]);
-	fprintf(f, "\n");
+	if (n > TUNE_MAX_LABELS)
+		n = TUNE_MAX_LABELS;
 	for (i = 0; i < set->n; i++) {
-		fprintf(f, "%-34s %5.2g", set->c[i].name, set->c[i].weight);
+		name[i] = set->c[i].name;
+		w[i] = set->c[i].weight;
 		for (j = 0; j < n; j++)
-			fprintf(f, " %9.3f", ev[j].cscore[i]);
-		fprintf(f, "\n");
+			v[j][i] = ev[j].cscore[i];
 	}
-	fprintf(f, "%-34s %5s", "weighted mean", "");
 	for (j = 0; j < n; j++)
-		fprintf(f, " %9.3f", ev[j].score);
-	fprintf(f, "\n\nper case: goodput (of the bottleneck), queue delay "
+		v[j][set->n] = ev[j].score;
+	print_scores(f, "case (score, higher is better)", set->n, name, w, n,
+		     label, v);
+	fprintf(f, "\nper case: goodput (of the bottleneck), queue delay "
 		"p99 / base RTT, Jain, drops, go-back-N timeouts, CNPs\n");
 	for (i = 0; i < set->n; i++) {
 		fprintf(f, "  %s\n", set->c[i].name);

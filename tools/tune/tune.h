@@ -207,6 +207,15 @@ int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
 int write_defaults_h(const char *file,
 		     const u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
 		     const char *source, char *why, size_t len);
+#define TUNE_MAX_LABELS	8	/* columns of a comparison table */
+
+/*
+ * A comparison table: nc cases (name, weight) by n labelled columns,
+ * v[column][case], v[column][nc] the weighted mean.
+ */
+void print_scores(FILE *f, const char *title, int nc, const char *const *name,
+		  const double *w, int n, const char *const *label,
+		  const double v[][TUNE_MAX_CASES + 1]);
 void print_table(FILE *f, const struct tune_set *set,
 		 const struct tune_eval *ev, const char *const *label, int n);
 
