@@ -13,7 +13,10 @@ VM_TESTS_BIN := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(VM_TESTS_C))
 
 .PHONY: selftests
 
-selftests: $(VM_TESTS_BIN)
+# helper programs the VM tests call (selftests/lib/*.c, not tests)
+VM_HELPERS_BIN := $(BUILD)/selftests/lib/qmon
+
+selftests: $(VM_TESTS_BIN) $(VM_HELPERS_BIN)
 
 $(BUILD)/selftests/%: selftests/%.c $(wildcard selftests/lib/*.h) $(CORE_HDRS)
 	@mkdir -p $(dir $@)

@@ -63,7 +63,7 @@ t2=$(date +%s)
 echo "== booting $rel (console: build/check-debug/vm/console.log)"
 rm -rf "$res/vm"
 mkdir -p "$res/vm"
-flock /tmp/aicc-vm.lock tools/vm/aicc-vm --kernel-dir "$kdir" --mem 2048 \
+flock "${AICC_VM_LOCK:-/tmp/aicc-vm.lock}" tools/vm/aicc-vm --kernel-dir "$kdir" --mem 2048 \
 	--timeout "$tmo" --out "$res/vm" --quiet -- \
 	env STRESS_LONG=1 AICC_DEBUG_KDIR="$kdir" AICC_TEST_TIMEOUT=${AICC_TEST_TIMEOUT:-2400} AICC_TESTS="${words[*]:-}" \
 	bash tools/debugkernel/guest.sh
