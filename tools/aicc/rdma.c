@@ -15,7 +15,6 @@
  *
  * Sysfs: $AICC_SYSFS/roce (default /sys/kernel/aicc/roce).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,19 +65,31 @@ static int roce_read(int i, bool stat, uint64_t *v)
 	return read_u64_file(p, v);
 }
 
-static int rdma_show(int argc, char **argv)
+/*
+ * The start of a verb that takes no argument and needs the module: 0 with
+ * the sysfs directory in d, else the exit status.
+ */
+static int roce_verb_start(const char *verb, int argc, char **argv, char *d,
+			   size_t len)
 {
-	char d[512];
-	uint64_t v;
-	int i, r;
-
 	if (argc > 1) {
-		err("rdma show: unexpected argument '%s'", argv[1]);
+		err("rdma %s: unexpected argument '%s'", verb, argv[1]);
 		return EXIT_USAGE;
 	}
 	if (roce_require())
 		return 1;
-	roce_dir(d, sizeof(d));
+	roce_dir(d, len);
+	return 0;
+}
+
+static int rdma_show(int argc, char **argv)
+{
+	char d[512];
+	uint64_t v;
+	int i, r = roce_verb_start("show", argc, argv, d, sizeof(d));
+
+	if (r)
+		return r;
 	if (opt_json)
 		json_open_obj(NULL);
 	if (opt_json)
@@ -168,18 +179,6 @@ static int check_assign(const char *where, const char *name, const char *val,
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 /*
  * A knob file: "KNOB = VALUE" per line, '#' starts a comment.  Any bad
  * line rejects the whole file (-1 after one error line).
@@ -196,26 +195,24 @@ static int load_file(const char *file, uint64_t *v, bool *have)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *s, *eq;
+		char name[64], val[64], *hash = strchr(line, '#');
+		int end = 0;
 
 		snprintf(where, sizeof(where), "%s:%d", file, ++ln);
 		if (!strchr(line, '\n') && !feof(f)) {
 			err("%s: line too long", where);
 			goto out;
 		}
-		s = strchr(line, '#');
-		if (s)
-			*s = 0;
-		s = trim(line);
-		if (!*s)
-			continue;
-		eq = strchr(s, '=');
-		if (!eq) {
+		if (hash)
+			*hash = 0;
+		if (!line[strspn(line, " \t\r\n")])
+			continue;	/* blank or a comment */
+		if (sscanf(line, " %63[^= \t] = %63s %n", name, val, &end) != 2 ||
+		    line[end]) {
 			err("%s: expected 'KNOB = VALUE'", where);
 			goto out;
 		}
-		*eq = 0;
-		if (check_assign(where, trim(s), trim(eq + 1), true, v, have))
+		if (check_assign(where, name, val, true, v, have))
 			goto out;
 		any = true;
 	}
@@ -322,15 +319,11 @@ static int rdma_flows(int argc, char **argv)
 	struct aicc_roce_flow_rec rec;
 	char d[512], p[600], la[64], ra[64];
 	unsigned int n = 0;
+	int r = roce_verb_start("flows", argc, argv, d, sizeof(d));
 	FILE *f;
 
-	if (argc > 1) {
-		err("rdma flows: unexpected argument '%s'", argv[1]);
-		return EXIT_USAGE;
-	}
-	if (roce_require())
-		return 1;
-	roce_dir(d, sizeof(d));
+	if (r)
+		return r;
 	snprintf(p, sizeof(p), "%s/%s", d, AICC_ROCE_FLOWS_FILE);
 	f = fopen(p, "rb");
 	if (!f) {
