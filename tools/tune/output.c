@@ -32,8 +32,8 @@ int tune_finish(FILE *f, const char *tmp, const char *file, char *why,
 	return 0;
 }
 
-FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen, char *why,
-		      size_t len)
+FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen,
+		    const char *header, char *why, size_t len)
 {
 	FILE *f;
 
@@ -44,6 +44,8 @@ FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen, char *why,
 	f = fopen(tmp, "w");
 	if (!f)
 		snprintf(why, len, "%s: %s", tmp, strerror(errno));
+	else if (header)
+		fputs(header, f);
 	return f;
 }
 
@@ -57,11 +59,9 @@ int write_profile(const char *file, int profile,
 
 	if (knobs_valid(knobs, why, len))
 		return -1;
-	f = tune_open_tmp(file, tmp, sizeof(tmp), why, len);
+	f = tune_open_tmp(file, tmp, sizeof(tmp), header, why, len);
 	if (!f)
 		return -1;
-	if (header)
-		fputs(header, f);
 	for (i = 0; i < AICC_NR_KNOBS; i++) {
 		char lhs[64];
 
@@ -187,7 +187,7 @@ int write_defaults_h(const char *file,
 	for (p = 0; p < AICC_NR_PROFILES; p++)
 		if (knobs_valid(knobs[p], why, len))
 			return -1;
-	f = tune_open_tmp(file, tmp, sizeof(tmp), why, len);
+	f = tune_open_tmp(file, tmp, sizeof(tmp), NULL, why, len);
 	if (!f)
 		return -1;
 	fprintf(f, "/* SPDX-License-Identifier: GPL-2.0 */\n/*\n"

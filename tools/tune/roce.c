@@ -177,33 +177,42 @@ bool roce_searched(int knob)
 	return false;
 }
 
-int write_roce_file(const char *file, const u32 knobs[AICC_ROCE_NR_KNOBS],
-		    const char *header, char *why, size_t len)
+int roce_knobs_valid(const u32 knobs[AICC_ROCE_NR_KNOBS], char *why,
+		     size_t len)
 {
-	char tmp[4200];
-	FILE *f;
 	int i;
 
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		const struct aicc_roce_knob_desc *k = &aicc_roce_knob_desc[i];
+
 		if (roce_knob_check((unsigned int)i, knobs[i])) {
-			snprintf(why, len, "%s = %u out of range",
-				 aicc_roce_knob_desc[i].name, knobs[i]);
+			snprintf(why, len, "%s = %u outside %u..%u", k->name,
+				 knobs[i], k->min, k->max);
 			return -1;
 		}
 	}
-	f = tune_open_tmp(file, tmp, sizeof(tmp), why, len);
+	return 0;
+}
+
+int write_roce_file(const char *file, const u32 knobs[AICC_ROCE_NR_KNOBS],
+		    const char *header, char *why, size_t len)
+{
+	char tmp[4200], lhs[64];
+	FILE *f;
+	int i;
+
+	if (roce_knobs_valid(knobs, why, len))
+		return -1;
+	f = tune_open_tmp(file, tmp, sizeof(tmp), header, why, len);
 	if (!f)
 		return -1;
-	if (header)
-		fputs(header, f);
-	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
-		char lhs[64];
+	for (i = 0; i < roce_nr_dims; i++) {
+		const struct aicc_roce_knob_desc *k =
+			&aicc_roce_knob_desc[roce_dims[i].knob];
 
-		if (!roce_searched(i))
-			continue;
-		snprintf(lhs, sizeof(lhs), "%s = %u",
-			 aicc_roce_knob_desc[i].name, knobs[i]);
-		fprintf(f, "%-40s # %s\n", lhs, aicc_roce_knob_desc[i].desc);
+		snprintf(lhs, sizeof(lhs), "%s = %u", k->name,
+			 knobs[roce_dims[i].knob]);
+		fprintf(f, "%-40s # %s\n", lhs, k->desc);
 	}
 	return tune_finish(f, tmp, file, why, len);
 }

@@ -150,6 +150,17 @@ static void test_normal(void)
 	report(fabs(s) < 0.01 && fabs(s2 - 1) < 0.02, "prng_normal_moments");
 }
 
+/* A search range inside the knob's ABI range min..max, log ranges above 0 */
+static bool range_ok(const struct tune_dim *d, const char *name, u32 min,
+		     u32 max)
+{
+	if (d->lo >= min && d->hi <= max && d->lo < d->hi &&
+	    (!d->log || d->lo > 0))
+		return true;
+	diag("%s: search range %g..%g vs %u..%u", name, d->lo, d->hi, min, max);
+	return false;
+}
+
 static void test_ranges(void)
 {
 	bool ok = tune_nr_dims >= 1 && tune_nr_dims <= CMA_MAX_D;
@@ -159,12 +170,7 @@ static void test_ranges(void)
 		const struct tune_dim *d = &tune_dims[i];
 		const struct aicc_knob_desc *k = &aicc_knob_desc[d->knob];
 
-		if (d->lo < k->min || d->hi > k->max || d->lo >= d->hi ||
-		    (d->log && d->lo <= 0)) {
-			diag("%s: search range %g..%g vs %u..%u", k->name,
-			     d->lo, d->hi, k->min, k->max);
-			ok = false;
-		}
+		ok &= range_ok(d, k->name, k->min, k->max);
 		for (j = 0; j < i; j++)
 			ok &= tune_dims[j].knob != d->knob;
 	}
@@ -465,19 +471,15 @@ static void test_roce_space(void)
 	u32 def[AICC_ROCE_NR_KNOBS], kn[AICC_ROCE_NR_KNOBS];
 	double x[CMA_MAX_D];
 	struct tune_rng r;
+	char why[200];
 	bool ok = roce_nr_dims <= CMA_MAX_D;
-	int i, k, n;
+	int i, n;
 
 	for (i = 0; i < roce_nr_dims; i++) {
-		const struct tune_dim *dm = &roce_dims[i];
-		const struct aicc_roce_knob_desc *kd = &aicc_roce_knob_desc[dm->knob];
+		const struct aicc_roce_knob_desc *kd =
+			&aicc_roce_knob_desc[roce_dims[i].knob];
 
-		if (dm->lo < kd->min || dm->hi > kd->max || dm->lo >= dm->hi ||
-		    (dm->log && dm->lo <= 0)) {
-			diag("%s: range %g..%g outside %u..%u", kd->name,
-			     dm->lo, dm->hi, kd->min, kd->max);
-			ok = false;
-		}
+		ok &= range_ok(&roce_dims[i], kd->name, kd->min, kd->max);
 	}
 	/* the DCQCN defaults lie inside the box and map back to themselves */
 	roce_params_defaults(def);
@@ -488,12 +490,10 @@ static void test_roce_space(void)
 		for (i = 0; i < roce_nr_dims; i++)
 			x[i] = tune_rng_unit(&r) * 1.6 - 0.3;
 		roce_to_knobs(def, x, kn);
-		for (k = 0; k < AICC_ROCE_NR_KNOBS; k++)
-			if (roce_knob_check((unsigned int)k, kn[k])) {
-				diag("%s = %u refused", aicc_roce_knob_desc[k].name,
-				     kn[k]);
-				ok = false;
-			}
+		if (roce_knobs_valid(kn, why, sizeof(why))) {
+			diag("%s", why);
+			ok = false;
+		}
 	}
 	report(ok, "roce_space_ranges_and_valid_knobs");
 }

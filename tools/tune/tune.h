@@ -191,9 +191,12 @@ char *tune_trim(char *s);
  * line, 1 with key and val trimmed (in place), -1 if there is no '='.
  */
 int tune_kv_line(char *line, char **key, char **val);
-/* Files are written to FILE.tmpPID, then renamed over FILE. */
-FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen, char *why,
-		    size_t len);
+/*
+ * Files are written to FILE.tmpPID (starting with header, if any), then
+ * renamed over FILE by tune_finish().
+ */
+FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen,
+		    const char *header, char *why, size_t len);
 int tune_finish(FILE *f, const char *tmp, const char *file, char *why,
 		size_t len);
 
@@ -260,9 +263,12 @@ bool roce_searched(int knob);
 void roce_print_table(FILE *f, const struct roce_set *set,
 		      const struct roce_eval *ev, const char *const *label,
 		      int n);
+/* 0 if every knob is inside its aicc_roce_knob_desc[] range */
+int roce_knobs_valid(const u32 knobs[AICC_ROCE_NR_KNOBS], char *why,
+		     size_t len);
 /*
  * A file for 'aicc rdma set --file' and 'aicc rdma export --file': one
- * "KNOB = VALUE" line per searched knob.
+ * "KNOB = VALUE" line per searched knob, in roce_dims[] order.
  */
 int write_roce_file(const char *file, const u32 knobs[AICC_ROCE_NR_KNOBS],
 		    const char *header, char *why, size_t len);
