@@ -14,8 +14,8 @@ HOST=127.0.0.1
 tmp=$(mktemp -d /tmp/aiccgen-test.XXXXXX)
 srv_pid=
 aux_pid=
-fails=0
-num=0
+# shellcheck source-path=SCRIPTDIR source=testlib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 cleanup()
 {
@@ -30,21 +30,6 @@ if [ ! -x "$GEN" ]; then
 	exit 1
 fi
 
-# json FILE PYTHON-EXPR...: load FILE as "d" and assert every expression.
-json()
-{
-	local file=$1
-	shift
-	python3 - "$file" "$@" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for expr in sys.argv[2:]:
-    if not eval(expr):
-        print("assertion failed: " + expr)
-        sys.exit(1)
-EOF
-}
-
 # valid FILE: the file is exactly one JSON document.
 valid()
 {
@@ -55,22 +40,6 @@ valid()
 one_line()
 {
 	[ "$(grep -c . "$1")" -eq 1 ]
-}
-
-run_test()
-{
-	local name=$1
-	shift
-	num=$((num + 1))
-	local t0=$SECONDS
-	if "$@" >"$tmp/log" 2>&1; then
-		echo "ok $num $name"
-		[ -n "${AICCGEN_TEST_TIME:-}" ] && echo "# $((SECONDS - t0)) s"
-	else
-		echo "not ok $num $name"
-		sed 's/^/# /' "$tmp/log" | head -20
-		fails=$((fails + 1))
-	fi
 }
 
 free_port()
@@ -387,20 +356,5 @@ TESTS=(
 	"server_cc_nonexistent t_server_bad_cc"
 )
 
-echo "TAP version 13"
-echo "1..${#TESTS[@]}"
 PORT=0
-for t in "${TESTS[@]}"; do
-	# shellcheck disable=SC2086
-	run_test $t
-	if [ "$num" -eq 1 ] && [ "$fails" -ne 0 ]; then
-		echo "# server did not start, skipping the rest" >&2
-		for ((i = 2; i <= ${#TESTS[@]}; i++)); do
-			set -- ${TESTS[$((i - 1))]}
-			echo "not ok $i $1 # server did not start"
-		done
-		exit 1
-	fi
-done
-echo "# $((num - fails)) passed, $fails failed"
-[ "$fails" -eq 0 ]
+run_tests "server did not start"

@@ -31,8 +31,8 @@ ADDR=10.88.0.2
 RATE_MBIT=20
 tmp=$(mktemp -d /tmp/aiccgen-vm.XXXXXX)
 pids=()
-num=0
-fails=0
+# shellcheck source-path=SCRIPTDIR source=testlib.sh
+. "$top/tools/aiccgen/testlib.sh"
 
 cleanup()
 {
@@ -45,36 +45,6 @@ cleanup()
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-json()
-{
-	local file=$1
-	shift
-	python3 - "$file" "$@" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for expr in sys.argv[2:]:
-    if not eval(expr):
-        print("assertion failed: " + expr)
-        sys.exit(1)
-EOF
-}
-
-run_test()
-{
-	local name=$1
-	shift
-	num=$((num + 1))
-	rm -f "$tmp/info"
-	if "$@" >"$tmp/log" 2>&1; then
-		echo "ok $num $name"
-		[ -s "$tmp/info" ] && sed 's/^/# /' "$tmp/info"
-	else
-		echo "not ok $num $name"
-		sed 's/^/# /' "$tmp/log" | head -20
-		fails=$((fails + 1))
-	fi
-}
 
 snd() { ip netns exec "$SND" "$@"; }
 rcv() { ip netns exec "$RCV" "$@"; }
@@ -93,6 +63,17 @@ server()
 	done
 	cat "$tmp/$name.log"
 	return 1
+}
+
+# bulk_to SERVER OUT ARGS...: aiccgen bulk from snd to SERVER's port with
+# ARGS, its JSON in $tmp/OUT
+bulk_to()
+{
+	local port out=$2
+
+	port=$(cat "$tmp/$1.port")
+	shift 2
+	snd timeout 30 "$GEN" bulk -c "$ADDR" -p "$port" "$@" -j >"$tmp/$out"
 }
 
 t_setup()
@@ -121,10 +102,7 @@ t_setup()
 
 t_bulk_path()
 {
-	local p
-	p=$(cat "$tmp/plain.port")
-	snd timeout 30 "$GEN" bulk -c "$ADDR" -p "$p" -n 2 -t 3 --cc cubic -j \
-		>"$tmp/bulk.json" || return 1
+	bulk_to plain bulk.json -n 2 -t 3 --cc cubic || return 1
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print("bulk total %.2f Mbit/s, min_rtt %s us" % (d["total_mbps"],
       [f["tcp_info"]["min_rtt_us"] for f in d["flows"]]))' \
@@ -171,10 +149,7 @@ t_netns_option()
 
 t_ecn_dctcp()
 {
-	local p
-	p=$(cat "$tmp/dctcp.port")
-	snd timeout 30 "$GEN" bulk -c "$ADDR" -p "$p" -n 1 -t 2 --cc dctcp -j \
-		>"$tmp/dctcp.json" || return 1
+	bulk_to dctcp dctcp.json -n 1 -t 2 --cc dctcp || return 1
 	json "$tmp/dctcp.json" 'd["flows"][0]["tcp_info"]["cc"] == "dctcp"' \
 		'd["flows"][0]["tcp_info"]["ecn"] is True' \
 		'd["flows"][0]["tcp_info"]["ecn_seen"] is True' \
@@ -183,12 +158,9 @@ t_ecn_dctcp()
 
 t_ecn_refused()
 {
-	local p
-	p=$(cat "$tmp/plain.port")
 	# An ECT SYN to a listener whose algorithm does not need ECN: the
 	# kernel does not negotiate ECN and dctcp falls back.
-	snd timeout 30 "$GEN" bulk -c "$ADDR" -p "$p" -n 1 -t 1 --cc dctcp -j \
-		>"$tmp/dctcp2.json" || return 1
+	bulk_to plain dctcp2.json -n 1 -t 1 --cc dctcp || return 1
 	json "$tmp/dctcp2.json" 'd["flows"][0]["tcp_info"]["ecn"] is False' \
 		'd["flows"][0]["tcp_info"]["cc"] != "dctcp"'
 }
@@ -234,19 +206,4 @@ TESTS=(
 	"rto_counted_after_outage t_rto"
 )
 
-echo "TAP version 13"
-echo "1..${#TESTS[@]}"
-echo "# kernel $(uname -r)"
-for t in "${TESTS[@]}"; do
-	# shellcheck disable=SC2086
-	run_test $t
-	if [ "$num" -eq 1 ] && [ "$fails" -ne 0 ]; then
-		for ((i = 2; i <= ${#TESTS[@]}; i++)); do
-			set -- ${TESTS[$((i - 1))]}
-			echo "not ok $i $1 # setup failed"
-		done
-		exit 1
-	fi
-done
-echo "# $((num - fails)) passed, $fails failed"
-[ "$fails" -eq 0 ]
+run_tests "setup failed" "kernel $(uname -r)"
