@@ -34,7 +34,8 @@ $(BUILD)/aicc-tune: tools/tune/main.c $(TUNE_SRCS) $(TUNE_SIM_SRCS) \
 		$(TUNE_SIM_SRCS) $(CORE_SRCS) -lm
 
 $(BUILD)/aicc-tune-test: tools/tune/test_tune.c $(TUNE_SRCS) \
-		$(TUNE_SIM_SRCS) $(CORE_SRCS) $(TUNE_HDRS) tools/tune/build.mk
+		$(TUNE_SIM_SRCS) $(CORE_SRCS) $(TUNE_HDRS) \
+		selftests/core/ktap.h tools/tune/build.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(TUNE_CFLAGS) -o $@ tools/tune/test_tune.c $(TUNE_SRCS) \
 		$(TUNE_SIM_SRCS) $(CORE_SRCS) -lm

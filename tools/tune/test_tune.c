@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * aicc-tune unit tests, KTAP output: the optimiser on known functions,
+ * aicc-tune unit tests, KTAP output (selftests/core/ktap.h): the optimiser on known functions,
  * determinism per seed, the knob mapping, a short tuning on a tiny scenario
  * set, profile files and the defaults header.
  */
@@ -11,19 +11,7 @@
 #include <unistd.h>
 
 #include "tune.h"
-
-#define NR_TESTS	13
-
-static int n_test, n_fail;
-
-static void report(bool ok, const char *name)
-{
-	n_test++;
-	if (!ok)
-		n_fail++;
-	printf("%sok %d %s\n", ok ? "" : "not ", n_test, name);
-	fflush(stdout);
-}
+#include "../../selftests/core/ktap.h"
 
 #define diag(...) do { printf("# "); printf(__VA_ARGS__); printf("\n"); } \
 	while (0)
@@ -87,11 +75,26 @@ static void check_minimum(struct cmaes *es, const char *name,
 		ok &= fabs(es->best_x[i] - opt) < xtol;
 	diag("%s: f %.3g after %d generations (%ld evaluations)", name,
 	     es->best_f, g, es->evals);
-	report(ok, name);
+	ktap_expect(ok, "%s: minimum not reached", name);
 }
 
-static void test_determinism(struct cmaes *es)
+static struct cmaes es_buf;
+
+KTAP_CASE(cmaes_sphere_5d)
 {
+	check_minimum(&es_buf, "sphere 5-d", sphere, 0.9, 0.3, 1, 400, 1e-12,
+		      0.3, 1e-5);
+}
+
+KTAP_CASE(cmaes_rosenbrock_5d)
+{
+	check_minimum(&es_buf, "rosenbrock 5-d", rosenbrock, 0.0, 0.5, 2, 3000,
+		      1e-10, 1, 1e-3);
+}
+
+KTAP_CASE(cmaes_same_seed_same_run_other_seed_differs)
+{
+	struct cmaes *es = &es_buf;
 	double a[CMA_MAX_D], fa, c[CMA_MAX_D];
 	bool ok;
 
@@ -103,10 +106,10 @@ static void test_determinism(struct cmaes *es)
 	memcpy(c, es->best_x, sizeof(c));
 	minimise(es, rosenbrock, 5, 0.0, 0.5, 8, 60, 0);
 	ok &= memcmp(c, es->best_x, 5 * sizeof(double)) != 0;
-	report(ok, "cmaes_same_seed_same_run_other_seed_differs");
+	ktap_expect(ok, "runs differ for one seed or agree for two");
 }
 
-static void test_eigen(void)
+KTAP_CASE(jacobi_eigen_reconstructs)
 {
 	double a[CMA_MAX_D][CMA_MAX_D], m[CMA_MAX_D][CMA_MAX_D];
 	double v[CMA_MAX_D][CMA_MAX_D], ev[CMA_MAX_D], err = 0;
@@ -128,10 +131,10 @@ static void test_eigen(void)
 			err = fmax(err, fabs(s - m[i][j]));
 		}
 	diag("eigen 9x9: max reconstruction error %.3g", err);
-	report(err < 1e-9, "jacobi_eigen_reconstructs");
+	ktap_expect(err < 1e-9, "reconstruction error %g", err);
 }
 
-static void test_normal(void)
+KTAP_CASE(prng_normal_moments)
 {
 	struct tune_rng r;
 	double s = 0, s2 = 0;
@@ -147,7 +150,7 @@ static void test_normal(void)
 	s /= n;
 	s2 = s2 / n - s * s;
 	diag("normal: mean %.4f variance %.4f", s, s2);
-	report(fabs(s) < 0.01 && fabs(s2 - 1) < 0.02, "prng_normal_moments");
+	ktap_expect(fabs(s) < 0.01 && fabs(s2 - 1) < 0.02, "moments off");
 }
 
 /* A search range inside the knob's ABI range min..max, log ranges above 0 */
@@ -161,7 +164,7 @@ static bool range_ok(const struct tune_dim *d, const char *name, u32 min,
 	return false;
 }
 
-static void test_ranges(void)
+KTAP_CASE(search_ranges_inside_abi_ranges)
 {
 	bool ok = tune_nr_dims >= 1 && tune_nr_dims <= CMA_MAX_D;
 	int i, j;
@@ -174,10 +177,10 @@ static void test_ranges(void)
 		for (j = 0; j < i; j++)
 			ok &= tune_dims[j].knob != d->knob;
 	}
-	report(ok, "search_ranges_inside_abi_ranges");
+	ktap_expect(ok, "a search range is outside its knob's range");
 }
 
-static void test_roundtrip(void)
+KTAP_CASE(mapping_roundtrips_and_respects_ranges)
 {
 	struct tune_space sp;
 	struct tune_rng r;
@@ -244,7 +247,7 @@ static void test_roundtrip(void)
 			}
 		}
 	}
-	report(ok, "mapping_roundtrips_and_respects_ranges");
+	ktap_expect(ok, "mapping failed (see above)");
 }
 
 /* A tiny set: one long flow and an 8-way incast, 1 ms each. */
@@ -321,28 +324,37 @@ static double tiny_tune(const struct tune_set *set, u64 seed,
 	return bf;
 }
 
-static void test_tuning(void)
-{
-	static struct tune_set set;
-	u32 a[AICC_NR_KNOBS], b[AICC_NR_KNOBS];
-	double f0, fa, fb;
+/* the first tiny tuning, for the determinism case that follows */
+static u32 tiny_a[AICC_NR_KNOBS];
+static double tiny_fa = -1;
+static struct tune_set tiny;
 
-	tiny_set(&set);
-	if (set.n != 2) {
-		report(false, "tiny_tuning_improves_objective");
-		report(false, "tiny_tuning_deterministic");
+KTAP_CASE(tiny_tuning_improves_objective)
+{
+	double f0;
+
+	tiny_set(&tiny);
+	ktap_expect(tiny.n == 2, "tiny set has %d cases", tiny.n);
+	if (tiny.n != 2)
 		return;
-	}
-	fa = tiny_tune(&set, 42, a, &f0);
-	diag("tiny tuning: %s + %s, objective %.4f -> %.4f", set.c[0].name,
-	     set.c[1].name, f0, fa);
-	report(fa < 0.9 * f0, "tiny_tuning_improves_objective");
-	fb = tiny_tune(&set, 42, b, &f0);
-	report(fa == fb && !memcmp(a, b, sizeof(a)),
-	       "tiny_tuning_deterministic");
+	tiny_fa = tiny_tune(&tiny, 42, tiny_a, &f0);
+	diag("tiny tuning: %s + %s, objective %.4f -> %.4f", tiny.c[0].name,
+	     tiny.c[1].name, f0, tiny_fa);
+	ktap_expect(tiny_fa < 0.9 * f0, "objective %.4f -> %.4f", f0, tiny_fa);
 }
 
-static void test_files(void)
+KTAP_CASE(tiny_tuning_deterministic)
+{
+	u32 b[AICC_NR_KNOBS];
+	double f0, fb = -2;
+
+	if (tiny.n == 2)
+		fb = tiny_tune(&tiny, 42, b, &f0);
+	ktap_expect(tiny_fa == fb && !memcmp(tiny_a, b, sizeof(b)),
+		    "a second run with seed 42 differs");
+}
+
+KTAP_CASE(profile_file_roundtrip_in_range)
 {
 	char dir[] = "/tmp/aicc-tune-test.XXXXXX", path[256], hpath[256];
 	char why[300], line[256];
@@ -356,8 +368,7 @@ static void test_files(void)
 	int i, p;
 
 	if (!mkdtemp(dir)) {
-		report(false, "profile_file_roundtrip_in_range");
-		report(false, "profile_file_rejects_bad_lines");
+		ktap_expect(false, "mkdtemp failed");
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/p.conf", dir);
@@ -395,11 +406,27 @@ static void test_files(void)
 		fclose(f);
 	}
 	ok &= found;
-	if (!ok)
-		diag("%s", why);
-	report(ok, "profile_file_roundtrip_in_range");
+	ktap_expect(ok, "%s", why);
+	unlink(path);
+	unlink(hpath);
+	rmdir(dir);
+}
 
-	/* bad files are refused with the line number */
+/* bad files are refused with the line number */
+KTAP_CASE(profile_file_rejects_bad_lines)
+{
+	char path[] = "/tmp/aicc-tune-bad.XXXXXX", why[300];
+	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	bool ok = true;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	if (fd < 0) {
+		ktap_expect(false, "mkstemp failed");
+		return;
+	}
+	close(fd);
 	{
 		static const char *const bad[] = {
 			"aicc.target = 20000\n", "aicc.nosuch = 1\n",
@@ -417,19 +444,17 @@ static void test_files(void)
 			fclose(f);
 			memset(have, 0, sizeof(have));
 			if (!read_profile(path, kn, have, why, sizeof(why)) ||
-			    !(strstr(why, "p.conf:2:") || strstr(why, "p.conf:3:"))) {
+			    !(strstr(why, ":2:") || strstr(why, ":3:"))) {
 				diag("accepted or no line number: %s", bad[b]);
 				ok = false;
 			}
 		}
-		report(ok, "profile_file_rejects_bad_lines");
+		ktap_expect(ok, "a bad line was accepted");
 	}
 	unlink(path);
-	unlink(hpath);
-	rmdir(dir);
 }
 
-static void test_mix(void)
+KTAP_CASE(workload_mix_parses_and_applies)
 {
 	char path[] = "/tmp/aicc-tune-mix.XXXXXX", why[300];
 	struct tune_mix mx;
@@ -440,7 +465,7 @@ static void test_mix(void)
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	if (!f) {
-		report(false, "workload_mix_parses_and_applies");
+		ktap_expect(false, "mkstemp failed");
 		return;
 	}
 	fprintf(f, "# mix\nincast = 3\nalltoall = 0  # none\nmsg_kb = 128\n");
@@ -462,11 +487,11 @@ static void test_mix(void)
 	ok &= mix_load(&mx, path, why, sizeof(why)) == -1 &&
 		mx.weight[TK_INCAST] == 1;
 	unlink(path);
-	report(ok, "workload_mix_parses_and_applies");
+	ktap_expect(ok, "mix not parsed, applied or refused as expected");
 }
 
 /* --roce: ranges inside aicc_roce's ABI; random points give valid knobs */
-static void test_roce_space(void)
+KTAP_CASE(roce_space_ranges_and_valid_knobs)
 {
 	u32 def[AICC_ROCE_NR_KNOBS], kn[AICC_ROCE_NR_KNOBS];
 	double x[CMA_MAX_D];
@@ -495,27 +520,10 @@ static void test_roce_space(void)
 			ok = false;
 		}
 	}
-	report(ok, "roce_space_ranges_and_valid_knobs");
+	ktap_expect(ok, "see above");
 }
 
 int main(void)
 {
-	static struct cmaes es;
-
-	printf("TAP version 13\n1..%d\n", NR_TESTS);
-	check_minimum(&es, "cmaes_sphere_5d", sphere, 0.9, 0.3, 1, 400, 1e-12,
-		      0.3, 1e-5);
-	check_minimum(&es, "cmaes_rosenbrock_5d", rosenbrock, 0.0, 0.5, 2, 3000,
-		      1e-10, 1, 1e-3);
-	test_determinism(&es);
-	test_eigen();
-	test_normal();
-	test_ranges();
-	test_roundtrip();
-	test_tuning();
-	test_files();
-	test_mix();
-	test_roce_space();
-	printf("# %d tests, %d failed\n", n_test, n_fail);
-	return n_fail || n_test != NR_TESTS ? 1 : 0;
+	return ktap_run();
 }
