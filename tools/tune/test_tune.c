@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * aicc-tune unit tests, KTAP output (selftests/core/ktap.h): the optimiser on known functions,
- * determinism per seed, the knob mapping, a short tuning on a tiny scenario
- * set, profile files and the defaults header.
+ * aicc-tune unit tests, KTAP output (selftests/core/ktap.h): the optimiser
+ * on known functions, determinism per seed, the knob mapping, a short
+ * tuning on a tiny scenario set, profile files and the defaults header,
+ * the RoCE search space.
  */
 #include <math.h>
 #include <stdio.h>
