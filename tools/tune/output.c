@@ -49,28 +49,40 @@ FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen,
 	return f;
 }
 
+int tune_write_knobs(const char *file, const char *header, const char *prefix,
+		     int n, const char *const *name, const u32 *val,
+		     const char *const *desc, int width, char *why, size_t len)
+{
+	char tmp[4200], lhs[96];
+	FILE *f = tune_open_tmp(file, tmp, sizeof(tmp), header, why, len);
+	int i;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < n; i++) {
+		snprintf(lhs, sizeof(lhs), "%s%s = %u", prefix, name[i], val[i]);
+		fprintf(f, "%-*s # %s\n", width, lhs, desc[i]);
+	}
+	return tune_finish(f, tmp, file, why, len);
+}
+
 int write_profile(const char *file, int profile,
 		  const u32 knobs[AICC_NR_KNOBS], const char *header,
 		  char *why, size_t len)
 {
-	char tmp[4200];
-	FILE *f;
+	const char *name[AICC_NR_KNOBS], *desc[AICC_NR_KNOBS];
+	char prefix[40];
 	int i;
 
 	if (knobs_valid(knobs, why, len))
 		return -1;
-	f = tune_open_tmp(file, tmp, sizeof(tmp), header, why, len);
-	if (!f)
-		return -1;
 	for (i = 0; i < AICC_NR_KNOBS; i++) {
-		char lhs[64];
-
-		snprintf(lhs, sizeof(lhs), "%s.%s = %u",
-			 aicc_profile_desc[profile].name,
-			 aicc_knob_desc[i].name, knobs[i]);
-		fprintf(f, "%-36s # %s\n", lhs, aicc_knob_desc[i].desc);
+		name[i] = aicc_knob_desc[i].name;
+		desc[i] = aicc_knob_desc[i].desc;
 	}
-	return tune_finish(f, tmp, file, why, len);
+	snprintf(prefix, sizeof(prefix), "%s.", aicc_profile_desc[profile].name);
+	return tune_write_knobs(file, header, prefix, AICC_NR_KNOBS, name, knobs,
+				desc, 36, why, len);
 }
 
 char *tune_trim(char *s)

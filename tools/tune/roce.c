@@ -197,24 +197,22 @@ int roce_knobs_valid(const u32 knobs[AICC_ROCE_NR_KNOBS], char *why,
 int write_roce_file(const char *file, const u32 knobs[AICC_ROCE_NR_KNOBS],
 		    const char *header, char *why, size_t len)
 {
-	char tmp[4200], lhs[64];
-	FILE *f;
+	const char *name[AICC_ROCE_NR_KNOBS], *desc[AICC_ROCE_NR_KNOBS];
+	u32 val[AICC_ROCE_NR_KNOBS];
 	int i;
 
 	if (roce_knobs_valid(knobs, why, len))
-		return -1;
-	f = tune_open_tmp(file, tmp, sizeof(tmp), header, why, len);
-	if (!f)
 		return -1;
 	for (i = 0; i < roce_nr_dims; i++) {
 		const struct aicc_roce_knob_desc *k =
 			&aicc_roce_knob_desc[roce_dims[i].knob];
 
-		snprintf(lhs, sizeof(lhs), "%s = %u", k->name,
-			 knobs[roce_dims[i].knob]);
-		fprintf(f, "%-40s # %s\n", lhs, k->desc);
+		name[i] = k->name;
+		desc[i] = k->desc;
+		val[i] = knobs[roce_dims[i].knob];
 	}
-	return tune_finish(f, tmp, file, why, len);
+	return tune_write_knobs(file, header, "", roce_nr_dims, name, val, desc,
+				40, why, len);
 }
 
 /* ev[n]: one set under n labelled knob sets */

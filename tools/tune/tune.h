@@ -200,6 +200,10 @@ FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen,
 int tune_finish(FILE *f, const char *tmp, const char *file, char *why,
 		size_t len);
 
+/* n lines "PREFIXNAME = VALUE", padded to width, then "# DESC" */
+int tune_write_knobs(const char *file, const char *header, const char *prefix,
+		     int n, const char *const *name, const u32 *val,
+		     const char *const *desc, int width, char *why, size_t len);
 int write_profile(const char *file, int profile,
 		  const u32 knobs[AICC_NR_KNOBS], const char *header,
 		  char *why, size_t len);
