@@ -21,6 +21,7 @@
  * maximise (see sim_roce.h).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,38 @@ static int opt_val(int argc, char **argv, int *i, double *v)
 	return 0;
 }
 
+/* The numeric options of aicc-sim roce: where each goes in the config. */
+struct num_opt {
+	const char *name;
+	size_t off;
+	char type;		/* 'u' u32, 'U' u64, 'd' double */
+};
+
+#define NUM_OPT(n, field, t) { n, offsetof(struct sim_roce_config, field), t }
+
+static const struct num_opt num_opts[] = {
+	NUM_OPT("--flows", flows, 'u'), NUM_OPT("--rate-mbit", rate_mbit, 'd'),
+	NUM_OPT("--rtt-us", rtt_us, 'd'), NUM_OPT("--ecn-kb", ecn_kb, 'u'),
+	NUM_OPT("--buffer-kb", buffer_kb, 'u'),
+	NUM_OPT("--time-ms", time_ms, 'd'), NUM_OPT("--window", window, 'u'),
+	NUM_OPT("--ack-every", ack_every, 'u'), NUM_OPT("--seed", seed, 'U'),
+};
+
+#define NR_NUM_OPTS	((int)(sizeof(num_opts) / sizeof(num_opts[0])))
+
+static void set_num(struct sim_roce_config *c, const struct num_opt *o,
+		    double v)
+{
+	char *p = (char *)c + o->off;
+
+	if (o->type == 'u')
+		*(u32 *)p = (u32)v;
+	else if (o->type == 'U')
+		*(u64 *)p = (u64)v;
+	else
+		*(double *)p = v;
+}
+
 int sim_roce_main(int argc, char **argv)
 {
 	struct sim_roce_config c;
@@ -415,29 +448,16 @@ int sim_roce_main(int argc, char **argv)
 			c.knobs[AICC_RK_CC_ALGO] = (u32)k;
 			i++;
 		} else if (a[0] == '-') {
+			for (k = 0; k < NR_NUM_OPTS; k++)
+				if (!strcmp(a, num_opts[k].name))
+					break;
+			if (k == NR_NUM_OPTS) {
+				fprintf(stderr, "aicc-sim roce: unknown option '%s'\n", a);
+				return 2;
+			}
 			if (opt_val(argc, argv, &i, &v))
 				return 2;
-			if (!strcmp(a, "--flows"))
-				c.flows = (u32)v;
-			else if (!strcmp(a, "--rate-mbit"))
-				c.rate_mbit = v;
-			else if (!strcmp(a, "--rtt-us"))
-				c.rtt_us = v;
-			else if (!strcmp(a, "--ecn-kb"))
-				c.ecn_kb = (u32)v;
-			else if (!strcmp(a, "--buffer-kb"))
-				c.buffer_kb = (u32)v;
-			else if (!strcmp(a, "--time-ms"))
-				c.time_ms = v;
-			else if (!strcmp(a, "--window"))
-				c.window = (u32)v;
-			else if (!strcmp(a, "--ack-every"))
-				c.ack_every = (u32)v;
-			else if (!strcmp(a, "--seed"))
-				c.seed = (u64)v;
-			else
-				return fprintf(stderr, "aicc-sim roce: unknown option '%s'\n",
-					       a), 2;
+			set_num(&c, &num_opts[k], v);
 		} else if (eq) {
 			char name[64];
 			size_t l = (size_t)(eq - a);
