@@ -3,7 +3,8 @@
  * aicc tune: re-tune the knobs for a fabric with the simulator-driven
  * optimiser (aicc-tune, tools/tune).  The verb runs the aicc-tune program
  * installed next to this one (or named by $AICC_TUNE), passing every
- * argument on: its output is a profile file for 'aicc profile load'.
+ * argument on: its output is a profile file for 'aicc profile load', or,
+ * with --roce, a knob file for 'aicc rdma set --file'.
  */
 #include <errno.h>
 #include <limits.h>
