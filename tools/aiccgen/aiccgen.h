@@ -146,6 +146,8 @@ extern const char *gen_mode;
 extern bool gen_json_global;	/* -j given before the mode */
 void gen_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void __attribute__((noreturn, format(printf, 1, 2))) gen_usage_err(const char *fmt, ...);
+void __attribute__((noreturn)) gen_bad_opt(int opt, char **argv);
+void gen_no_operands(int argc, char **argv);
 
 /* Strict argument parsing; on error these print one line and exit 2. */
 uint64_t parse_uint(const char *opt, const char *s, uint64_t min, uint64_t max);
@@ -271,6 +273,7 @@ struct copts {
 	bool verbose;
 	double timeout;			/* overall deadline, 0: derived */
 	double connect_timeout;
+	void (*help)(FILE *f);		/* the mode's -h */
 };
 
 enum cstate { CS_CONNECTING, CS_HELLO, CS_READY, CS_CLOSED, CS_FAILED };
@@ -304,24 +307,74 @@ enum {
 
 #define COPTS_SHORTOPTS "c:p:jvh"
 
-/* The common long options followed by a mode's own (NULL-terminated). */
+/*
+ * A client mode's options.  copts_start() sets o to the defaults, resets
+ * getopt and returns the common long options followed by the mode's own
+ * (NULL-terminated).  copts_next() takes in the common options, prints
+ * help and exits on -h, rejects unknown options and missing arguments, and
+ * returns the next option of the mode's own; at the end it rejects
+ * operands, checks the common options and returns -1.  mode_short is the
+ * mode's own short options.
+ */
 struct option;
-struct option *copts_longopts(const struct option *mode);
-
-/* Common client options; returns 1 if consumed, 0 if not ours. */
-int copts_parse(struct copts *o, int opt, const char *arg);
-void copts_init(struct copts *o);
-void copts_finish(struct copts *o, bool need_host);
+struct option *copts_start(struct copts *o, const struct option *mode,
+			   void (*help)(FILE *f));
+int copts_next(struct copts *o, int argc, char **argv, const char *mode_short,
+	       const struct option *lo);
 void copts_help(FILE *f);
 
+/*
+ * Connect n clients to the hosts in turn, each with its session header,
+ * within --connect-timeout; returns how many are ready, -1 if none could
+ * even start.
+ */
 int clients_open(struct loop *l, struct cconn *c, int n,
-		 const struct copts *o, int wire_mode, uint64_t deadline);
+		 const struct copts *o, int wire_mode);
 void cconn_fail(struct loop *l, struct cconn *c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void cconn_close(struct loop *l, struct cconn *c);
 int cconn_set_events(struct loop *l, struct cconn *c, uint32_t ev);
 void cconn_json(struct jw *w, const struct cconn *c);
 void cconn_text(FILE *f, const struct cconn *c);
+
+/*
+ * A message-mode client run (incast, rpc): n connections, the event loop,
+ * the first error, and what to do with the messages that arrive (ops,
+ * called with ctx; cur is the index of the connection being read).
+ */
+#define MC_READS	4	/* reads per connection and wake-up */
+
+struct mclient {
+	struct loop l;
+	struct cconn *c;
+	int n;
+	int cur;
+	const struct rxp_ops *ops;
+	void *ctx;
+	char error[256];
+};
+
+/* Open all n connections: the run needs every one.  -1: none left open. */
+int mc_open(struct mclient *m, const struct copts *o);
+/* Record the run's first error; later ones are dropped. */
+void mc_fail(struct mclient *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Close a connection after a failed send/receive (err 0: EOF) and fail. */
+void mc_conn_fail(struct mclient *m, struct cconn *c, const char *what,
+		  int err);
+/* Watch for output while the connection has queued bytes. */
+void mc_events(struct mclient *m, struct cconn *c);
+/* Wait until min(wake, deadline) or I/O and handle it; -1: epoll failed. */
+int mc_poll(struct mclient *m, uint64_t wake, uint64_t deadline);
+/* Close every connection; print the error and return -1 if there was one. */
+int mc_close(struct mclient *m);
+/*
+ * The end of a run's report: the connections, the namespace's counters and
+ * the error, as text on stdout (w NULL) or closing the JSON object in w.
+ */
+void mc_report_end(const struct mclient *m, struct jw *w,
+		   const struct netns_counters *na,
+		   const struct netns_counters *nb);
 
 /* Mode entry points. */
 int cmd_server(int argc, char **argv);

@@ -539,14 +539,8 @@ int cmd_bulk(int argc, char **argv)
 	uint64_t deadline, span;
 	int opt, ready, i;
 
-	lo = copts_longopts(mode_lo);
-	copts_init(&b.o);
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":" COPTS_SHORTOPTS "n:t:", lo,
-				  NULL)) != -1) {
-		if (copts_parse(&b.o, opt, optarg))
-			continue;
+	lo = copts_start(&b.o, mode_lo, bulk_help);
+	while ((opt = copts_next(&b.o, argc, argv, "n:t:", lo)) != -1) {
 		switch (opt) {
 		case 'n':
 			b.n = parse_uint("-n", optarg, 1, GEN_MAX_CONNS);
@@ -567,20 +561,8 @@ int cmd_bulk(int argc, char **argv)
 			b.lowat = parse_size("--notsent-lowat", optarg, 0,
 					     1ull << 30);
 			break;
-		case 'h':
-			bulk_help(stdout);
-			return 0;
-		case ':':
-			gen_usage_err("option '%s' needs an argument",
-				      argv[optind - 1]);
-		default:
-			gen_usage_err("unknown option '%s' (try '%s bulk -h')",
-				      argv[optind - 1], GEN_NAME);
 		}
 	}
-	if (optind < argc)
-		gen_usage_err("unexpected argument '%s'", argv[optind]);
-	copts_finish(&b.o, true);
 
 	b.dur = (uint64_t)(b.secs * 1e9);
 	b.iv = (uint64_t)(b.interval_ms * 1e6);
@@ -619,8 +601,7 @@ int cmd_bulk(int argc, char **argv)
 	deadline = now_ns() + (uint64_t)((b.o.timeout > 0 ? b.o.timeout :
 		b.o.connect_timeout + b.secs + 10) * 1e9);
 	netns_counters_read(&na);
-	ready = clients_open(&b.l, b.c, b.n, &b.o, WIRE_SINK,
-			     now_ns() + (uint64_t)(b.o.connect_timeout * 1e9));
+	ready = clients_open(&b.l, b.c, b.n, &b.o, WIRE_SINK);
 	if (ready < 0)
 		return GEN_EXIT_RUN;
 	for (i = 0; i < b.n; i++) {

@@ -24,15 +24,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 
 #include "aiccgen.h"
 
 #define BURST_SLICE	(64 * 1024)	/* round-robin slice at burst start */
-#define BURST_READS	4
 
 enum pattern { PAT_INCAST, PAT_ALLTOALL, PAT_RING, PAT_P2P };
 
@@ -68,9 +65,7 @@ struct counters {
 
 struct burst {
 	struct copts o;
-	struct loop l;
-	struct cconn *c;
-	int n;
+	struct mclient m;		/* m.n: the connections */
 	enum pattern pat;
 	uint64_t size, chunk;
 	int iters, warmup, nphases;
@@ -84,11 +79,9 @@ struct burst {
 	uint32_t seq;
 	uint64_t *done_at;
 	bool *busy;
-	int cur;			/* connection being processed */
 	struct iter_res *res;
 	int nres;
 	struct counters cnt;		/* at the end of the last iteration */
-	char error[256];
 };
 
 static void burst_help(FILE *f)
@@ -148,36 +141,6 @@ static void phase_msg(const struct burst *b, struct wire_msg *m)
 	}
 }
 
-static void burst_fail(struct burst *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void burst_fail(struct burst *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (b->error[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b->error, sizeof(b->error), fmt, ap);
-	va_end(ap);
-}
-
-static void conn_failed(struct burst *b, int i, const char *what, int err)
-{
-	cconn_fail(&b->l, &b->c[i], "%s: %s", what,
-		   err ? strerror(err) : "connection closed by the server");
-	burst_fail(b, "connection %d: %s", i, b->c[i].err);
-}
-
-static void conn_update_events(struct burst *b, int i)
-{
-	struct cconn *c = &b->c[i];
-
-	if (c->fd >= 0)
-		cconn_set_events(&b->l, c, txq_empty(&c->tx) ?
-				 EPOLLIN : EPOLLIN | EPOLLOUT);
-}
-
 static void start_phase(struct burst *b)
 {
 	struct wire_msg m;
@@ -186,11 +149,11 @@ static void start_phase(struct burst *b)
 
 	b->seq++;
 	phase_msg(b, &m);
-	for (i = 0; i < b->n; i++) {
+	for (i = 0; i < b->m.n; i++) {
 		if (!phase_uses(b, b->phase, i))
 			continue;
-		if (txq_push(&b->c[i].tx, &m) < 0) {
-			burst_fail(b, "out of memory");
+		if (txq_push(&b->m.c[i].tx, &m) < 0) {
+			mc_fail(&b->m, "out of memory");
 			return;
 		}
 		b->busy[i] = true;
@@ -199,31 +162,31 @@ static void start_phase(struct burst *b)
 	/* Hand the bursts to the kernel round-robin so that they start together. */
 	while (progress) {
 		progress = false;
-		for (i = 0; i < b->n; i++) {
-			struct cconn *c = &b->c[i];
+		for (i = 0; i < b->m.n; i++) {
+			struct cconn *c = &b->m.c[i];
 			ssize_t r;
 
 			if (!b->busy[i] || c->fd < 0 || txq_empty(&c->tx))
 				continue;
 			r = txq_flush_limit(&c->tx, c->fd, BURST_SLICE);
 			if (r < 0) {
-				conn_failed(b, i, "send", (int)-r);
+				mc_conn_fail(&b->m, c, "send", (int)-r);
 				return;
 			}
 			if (r >= BURST_SLICE && !txq_empty(&c->tx))
 				progress = true;
 		}
 	}
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->m.n; i++)
 		if (b->busy[i])
-			conn_update_events(b, i);
+			mc_events(&b->m, &b->m.c[i]);
 }
 
 static int cl_hdr(void *ctx, const struct wire_msg *m)
 {
 	struct burst *b = ctx;
 
-	if (m->kind == MSG_REQ || m->seq != b->seq || !b->busy[b->cur])
+	if (m->kind == MSG_REQ || m->seq != b->seq || !b->busy[b->m.cur])
 		return -EPROTO;
 	return 0;
 }
@@ -231,7 +194,7 @@ static int cl_hdr(void *ctx, const struct wire_msg *m)
 static int cl_done(void *ctx, const struct wire_msg *m)
 {
 	struct burst *b = ctx;
-	int i = b->cur;
+	int i = b->m.cur;
 
 	if (m->kind != MSG_ACK)
 		return 0;
@@ -243,42 +206,13 @@ static int cl_done(void *ctx, const struct wire_msg *m)
 
 static const struct rxp_ops cl_ops = { .hdr = cl_hdr, .done = cl_done };
 
-static void conn_input(struct burst *b, int i)
-{
-	struct cconn *c = &b->c[i];
-
-	for (int k = 0; k < BURST_READS && c->fd >= 0; k++) {
-		ssize_t r = read_some(c->fd, gen_scratch, GEN_IOBUF);
-		int e;
-
-		if (r == 0) {
-			conn_failed(b, i, "receive", 0);
-			return;
-		}
-		if (r < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				conn_failed(b, i, "receive", errno);
-			return;
-		}
-		b->cur = i;
-		e = rxp_feed(&c->rx, gen_scratch, r, &cl_ops, b);
-		if (e) {
-			cconn_fail(&b->l, c, "protocol error from the server");
-			burst_fail(b, "connection %d: %s", i, c->err);
-			return;
-		}
-		if (r < GEN_IOBUF)
-			return;
-	}
-}
-
 /* Retransmission and RTO counters summed over the connections. */
 static void read_counters(struct burst *b, struct counters *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->rto_ok = true;
-	for (int i = 0; i < b->n; i++) {
-		struct cconn *c = &b->c[i];
+	for (int i = 0; i < b->m.n; i++) {
+		struct cconn *c = &b->m.c[i];
 
 		if (c->fd < 0 || tcpinfo_get(c->fd, &c->ti) < 0)
 			continue;
@@ -301,7 +235,7 @@ static void finish_iteration(struct burst *b, uint64_t now)
 	r->ct = now - b->t_iter;
 	r->fmin = UINT64_MAX;
 	r->fmax = 0;
-	for (int i = 0; i < b->n; i++) {
+	for (int i = 0; i < b->m.n; i++) {
 		uint64_t d = b->done_at[i] - b->t_iter;
 
 		if (d < r->fmin)
@@ -323,21 +257,20 @@ static void finish_iteration(struct burst *b, uint64_t now)
 
 static int burst_run(struct burst *b, uint64_t deadline)
 {
-	struct epoll_event ev[64];
 	uint64_t next_start, gap = (uint64_t)(b->gap_ms * 1e6);
 	uint64_t it_to = (uint64_t)(b->iter_timeout * 1e9);
 	int total = b->iters + b->warmup;
 	bool running = false;
 
+	b->m.ctx = b;
 	read_counters(b, &b->cnt);
 	b->t0 = now_ns();
 	next_start = b->t0;
-	while (!b->error[0]) {
+	while (!b->m.error[0]) {
 		uint64_t now = now_ns(), wake;
-		int k;
 
 		if (gen_stop) {
-			burst_fail(b, "interrupted");
+			mc_fail(&b->m, "interrupted");
 			break;
 		}
 		if (running && b->pending == 0) {
@@ -359,46 +292,23 @@ static int burst_run(struct burst *b, uint64_t deadline)
 			continue;
 		}
 		if (now >= deadline) {
-			burst_fail(b, "run deadline exceeded in iteration %d",
-				   b->iter);
+			mc_fail(&b->m, "run deadline exceeded in iteration %d",
+				b->iter);
 			break;
 		}
 		if (running && now >= b->t_iter + it_to) {
-			burst_fail(b,
-				   "iteration %d timed out after %g s (step %d of %d, %d connection%s still waiting)",
-				   b->iter, b->iter_timeout, b->phase + 1,
-				   b->nphases, b->pending,
-				   b->pending == 1 ? "" : "s");
+			mc_fail(&b->m,
+				"iteration %d timed out after %g s (step %d of %d, %d connection%s still waiting)",
+				b->iter, b->iter_timeout, b->phase + 1,
+				b->nphases, b->pending,
+				b->pending == 1 ? "" : "s");
 			break;
 		}
 		wake = running ? b->t_iter + it_to : next_start;
-		loop_arm(&b->l, wake < deadline ? wake : deadline);
-		k = loop_wait(&b->l, ev, 64);
-		if (k < 0) {
-			burst_fail(b, "epoll_wait: %s", strerror(errno));
+		if (mc_poll(&b->m, wake, deadline) < 0)
 			break;
-		}
-		for (int j = 0; j < k && !b->error[0]; j++) {
-			struct cconn *c = ev[j].data.ptr;
-
-			if (c == LOOP_TIMER || c->fd < 0)
-				continue;
-			if (ev[j].events & EPOLLOUT) {
-				int e = txq_flush(&c->tx, c->fd);
-
-				if (e < 0) {
-					conn_failed(b, c->id, "send", -e);
-					continue;
-				}
-				conn_update_events(b, c->id);
-			}
-			if (ev[j].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-				conn_input(b, c->id);
-		}
 	}
-	for (int i = 0; i < b->n; i++)
-		cconn_close(&b->l, &b->c[i]);
-	return b->error[0] ? -1 : 0;
+	return mc_close(&b->m);
 }
 
 static void burst_report(struct burst *b, const struct netns_counters *na,
@@ -445,7 +355,7 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 			jw_str(&w, NULL, b->o.hosts[i]);
 		jw_arr_end(&w);
 		jw_int(&w, "port", b->o.port);
-		jw_int(&w, "nconns", b->n);
+		jw_int(&w, "nconns", b->m.n);
 		jw_uint(&w, "size", b->size);
 		if (b->pat == PAT_RING)
 			jw_uint(&w, "chunk", b->chunk);
@@ -509,23 +419,13 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 		else
 			jw_null(&w, "netns_rto");
 		jw_obj_end(&w);
-		jw_arr(&w, "conns");
-		for (i = 0; i < b->n; i++) {
-			jw_obj(&w, NULL);
-			cconn_json(&w, &b->c[i]);
-			jw_obj_end(&w);
-		}
-		jw_arr_end(&w);
-		netns_counters_json(&w, na, nb);
-		jw_str(&w, "error", b->error[0] ? b->error : NULL);
-		jw_obj_end(&w);
-		jw_end(&w);
+		mc_report_end(&b->m, &w, na, nb);
 		free(v);
 		return;
 	}
 
 	printf("%s incast: pattern %s, %d connection%s to %s port %d, cc %s\n",
-	       GEN_NAME, pattern_names[b->pat], b->n, b->n > 1 ? "s" : "",
+	       GEN_NAME, pattern_names[b->pat], b->m.n, b->m.n > 1 ? "s" : "",
 	       b->o.hosts[0], b->o.port, b->o.cc ? b->o.cc : "default");
 	printf("%llu bytes each, %d step%s, %d iterations (+%d warmup), gap %g ms\n",
 	       (unsigned long long)b->size, b->nphases,
@@ -565,11 +465,7 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 			       b->ideal_us, b->rate_mbit, p50 / b->ideal_us,
 			       p99 / b->ideal_us, mx / b->ideal_us);
 	}
-	for (i = 0; i < b->n; i++)
-		cconn_text(stdout, &b->c[i]);
-	netns_counters_text(stdout, na, nb);
-	if (b->error[0])
-		printf("error: %s\n", b->error);
+	mc_report_end(&b->m, NULL, na, nb);
 	free(v);
 }
 
@@ -588,26 +484,20 @@ int cmd_incast(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct burst b = {
-		.n = 4, .size = 256 * 1024, .iters = 10, .gap_ms = 100,
+		.m.n = 4, .m.ops = &cl_ops, .size = 256 * 1024, .iters = 10, .gap_ms = 100,
 		.iter_timeout = 10,
 	};
 	struct netns_counters na, nb;
 	struct option *lo;
 	uint64_t deadline;
-	int opt, ready, i, total;
+	int opt, i, total;
 	bool failed = false;
 
-	lo = copts_longopts(mode_lo);
-	copts_init(&b.o);
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":" COPTS_SHORTOPTS "n:", lo,
-				  NULL)) != -1) {
-		if (copts_parse(&b.o, opt, optarg))
-			continue;
+	lo = copts_start(&b.o, mode_lo, burst_help);
+	while ((opt = copts_next(&b.o, argc, argv, "n:", lo)) != -1) {
 		switch (opt) {
 		case 'n':
-			b.n = parse_uint("-n", optarg, 1, GEN_MAX_CONNS);
+			b.m.n = parse_uint("-n", optarg, 1, GEN_MAX_CONNS);
 			break;
 		case OPT_SIZE:
 			b.size = parse_size("--size", optarg, 1, 1ull << 30);
@@ -641,40 +531,28 @@ int cmd_incast(int argc, char **argv)
 			b.iter_timeout = parse_double("--iter-timeout", optarg,
 						      0.01, 86400);
 			break;
-		case 'h':
-			burst_help(stdout);
-			return 0;
-		case ':':
-			gen_usage_err("option '%s' needs an argument",
-				      argv[optind - 1]);
-		default:
-			gen_usage_err("unknown option '%s' (try '%s incast -h')",
-				      argv[optind - 1], GEN_NAME);
 		}
 	}
-	if (optind < argc)
-		gen_usage_err("unexpected argument '%s'", argv[optind]);
-	copts_finish(&b.o, true);
 
 	switch (b.pat) {
 	case PAT_INCAST:
 	case PAT_ALLTOALL:
 		b.nphases = 1;
-		b.bytes_per_iter = b.n * b.size;
+		b.bytes_per_iter = b.m.n * b.size;
 		break;
 	case PAT_RING:
-		if (b.n < 2)
+		if (b.m.n < 2)
 			gen_usage_err("--pattern ring needs at least 2 senders");
-		if (b.size < (uint64_t)b.n)
+		if (b.size < (uint64_t)b.m.n)
 			gen_usage_err("--size %llu is smaller than the number of senders",
 				      (unsigned long long)b.size);
-		b.chunk = b.size / b.n;
-		b.nphases = 2 * (b.n - 1);
-		b.bytes_per_iter = (uint64_t)b.nphases * b.n * b.chunk;
+		b.chunk = b.size / b.m.n;
+		b.nphases = 2 * (b.m.n - 1);
+		b.bytes_per_iter = (uint64_t)b.nphases * b.m.n * b.chunk;
 		break;
 	case PAT_P2P:
-		b.nphases = b.n;
-		b.bytes_per_iter = b.n * b.size;
+		b.nphases = b.m.n;
+		b.bytes_per_iter = b.m.n * b.size;
 		break;
 	}
 	if (b.rate_mbit > 0)
@@ -684,42 +562,26 @@ int cmd_incast(int argc, char **argv)
 		return GEN_EXIT_RUN;
 
 	total = b.iters + b.warmup;
-	b.c = calloc(b.n, sizeof(*b.c));
-	b.done_at = calloc(b.n, sizeof(*b.done_at));
-	b.busy = calloc(b.n, sizeof(*b.busy));
+	b.m.c = calloc(b.m.n, sizeof(*b.m.c));
+	b.done_at = calloc(b.m.n, sizeof(*b.done_at));
+	b.busy = calloc(b.m.n, sizeof(*b.busy));
 	b.res = calloc(total, sizeof(*b.res));
-	if (!b.c || !b.done_at || !b.busy || !b.res) {
+	if (!b.m.c || !b.done_at || !b.busy || !b.res) {
 		gen_err("out of memory");
 		return GEN_EXIT_RUN;
 	}
-	if (loop_init(&b.l) < 0)
+	if (loop_init(&b.m.l) < 0)
 		return GEN_EXIT_RUN;
 	deadline = now_ns() + (uint64_t)((b.o.timeout > 0 ? b.o.timeout :
 		b.o.connect_timeout + 5 +
 		total * (b.gap_ms / 1e3 + b.iter_timeout)) * 1e9);
 	netns_counters_read(&na);
-	ready = clients_open(&b.l, b.c, b.n, &b.o, WIRE_MSG,
-			     now_ns() + (uint64_t)(b.o.connect_timeout * 1e9));
-	if (ready < 0)
+	/* A collective needs every rank: do not run with fewer. */
+	if (mc_open(&b.m, &b.o) < 0)
 		return GEN_EXIT_RUN;
-	for (i = 0; i < b.n; i++) {
-		if (b.c[i].state != CS_READY) {
-			gen_err("connection %d: %s", i, b.c[i].err);
-			failed = true;
-		}
-	}
-	if (failed) {
-		/* A collective needs every rank: do not run with fewer. */
-		for (i = 0; i < b.n; i++)
-			cconn_close(&b.l, &b.c[i]);
-		return GEN_EXIT_RUN;
-	}
-	if (burst_run(&b, deadline) < 0) {
-		gen_err("%s", b.error);
-		failed = true;
-	}
+	failed = burst_run(&b, deadline) < 0;
 	netns_counters_read(&nb);
 	burst_report(&b, &na, &nb);
-	loop_free(&b.l);
+	loop_free(&b.m.l);
 	return failed ? GEN_EXIT_RUN : 0;
 }

@@ -455,7 +455,7 @@ int loop_wait(struct loop *l, void *events, int max)
 
 /* ---- client options ---- */
 
-void copts_init(struct copts *o)
+static void copts_init(struct copts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->port = GEN_DEFAULT_PORT;
@@ -476,7 +476,7 @@ static const struct option common_lo[] = {
 	{ "netns", required_argument, NULL, OPT_NETNS },
 };
 
-struct option *copts_longopts(const struct option *mode)
+static struct option *copts_longopts(const struct option *mode)
 {
 	size_t nc = sizeof(common_lo) / sizeof(common_lo[0]), nm = 0;
 	struct option *o;
@@ -513,7 +513,7 @@ static int split_list(const char *opt, const char *what, const char *arg,
 	return n;
 }
 
-int copts_parse(struct copts *o, int opt, const char *arg)
+static int copts_parse(struct copts *o, int opt, const char *arg)
 {
 	switch (opt) {
 	case 'c':
@@ -550,11 +550,44 @@ int copts_parse(struct copts *o, int opt, const char *arg)
 	return 0;
 }
 
-void copts_finish(struct copts *o, bool need_host)
+static void copts_finish(struct copts *o)
 {
-	if (need_host && o->nhosts == 0)
+	if (o->nhosts == 0)
 		gen_usage_err("-c HOST is required");
 	netns_open(o);
+}
+
+struct option *copts_start(struct copts *o, const struct option *mode,
+			   void (*help)(FILE *f))
+{
+	copts_init(o);
+	o->help = help;
+	opterr = 0;
+	optind = 1;
+	return copts_longopts(mode);
+}
+
+int copts_next(struct copts *o, int argc, char **argv, const char *mode_short,
+	       const struct option *lo)
+{
+	char so[64];
+	int opt;
+
+	snprintf(so, sizeof(so), ":%s%s", COPTS_SHORTOPTS, mode_short);
+	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (copts_parse(o, opt, optarg))
+			continue;
+		if (opt == 'h') {
+			o->help(stdout);
+			exit(0);
+		}
+		if (opt == ':' || opt == '?')
+			gen_bad_opt(opt, argv);
+		return opt;
+	}
+	gen_no_operands(argc, argv);
+	copts_finish(o);
+	return -1;
 }
 
 void copts_help(FILE *f)
@@ -716,8 +749,9 @@ static void cconn_handshake(struct loop *l, struct cconn *c, uint32_t ev,
 }
 
 int clients_open(struct loop *l, struct cconn *c, int n,
-		 const struct copts *o, int wire_mode, uint64_t deadline)
+		 const struct copts *o, int wire_mode)
 {
+	uint64_t deadline = now_ns() + (uint64_t)(o->connect_timeout * 1e9);
 	struct addrinfo *res[GEN_MAX_HOSTS] = { NULL };
 	struct epoll_event ev[64];
 	char port[16], err[256];
@@ -829,4 +863,146 @@ out:
 		if (res[i])
 			freeaddrinfo(res[i]);
 	return ret;
+}
+
+/* ---- message-mode client runs (incast, rpc) ---- */
+
+int mc_open(struct mclient *m, const struct copts *o)
+{
+	bool failed = false;
+	int i;
+
+	if (clients_open(&m->l, m->c, m->n, o, WIRE_MSG) < 0)
+		return -1;
+	for (i = 0; i < m->n; i++) {
+		if (m->c[i].state != CS_READY) {
+			gen_err("connection %d: %s", i, m->c[i].err);
+			failed = true;
+		}
+	}
+	if (!failed)
+		return 0;
+	for (i = 0; i < m->n; i++)
+		cconn_close(&m->l, &m->c[i]);
+	return -1;
+}
+
+void mc_fail(struct mclient *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->error[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->error, sizeof(m->error), fmt, ap);
+	va_end(ap);
+}
+
+void mc_conn_fail(struct mclient *m, struct cconn *c, const char *what,
+		  int err)
+{
+	cconn_fail(&m->l, c, "%s: %s", what,
+		   err ? strerror(err) : "connection closed by the server");
+	mc_fail(m, "connection %d: %s", c->id, c->err);
+}
+
+void mc_events(struct mclient *m, struct cconn *c)
+{
+	if (c->fd >= 0)
+		cconn_set_events(&m->l, c, txq_empty(&c->tx) ?
+				 EPOLLIN : EPOLLIN | EPOLLOUT);
+}
+
+/* A few reads at most, so that one busy connection cannot starve others. */
+static void mc_input(struct mclient *m, struct cconn *c)
+{
+	for (int k = 0; k < MC_READS && c->fd >= 0; k++) {
+		ssize_t r = read_some(c->fd, gen_scratch, GEN_IOBUF);
+
+		if (r == 0) {
+			mc_conn_fail(m, c, "receive", 0);
+			return;
+		}
+		if (r < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				mc_conn_fail(m, c, "receive", errno);
+			return;
+		}
+		m->cur = c->id;
+		if (rxp_feed(&c->rx, gen_scratch, r, m->ops, m->ctx)) {
+			cconn_fail(&m->l, c, "protocol error from the server");
+			mc_fail(m, "connection %d: %s", c->id, c->err);
+			return;
+		}
+		if (r < GEN_IOBUF)
+			return;
+	}
+}
+
+int mc_poll(struct mclient *m, uint64_t wake, uint64_t deadline)
+{
+	struct epoll_event ev[64];
+	int k;
+
+	loop_arm(&m->l, wake < deadline ? wake : deadline);
+	k = loop_wait(&m->l, ev, 64);
+	if (k < 0) {
+		mc_fail(m, "epoll_wait: %s", strerror(errno));
+		return -1;
+	}
+	for (int j = 0; j < k && !m->error[0]; j++) {
+		struct cconn *c = ev[j].data.ptr;
+
+		if (c == LOOP_TIMER || c->fd < 0)
+			continue;
+		if (ev[j].events & EPOLLOUT) {
+			int e = txq_flush(&c->tx, c->fd);
+
+			if (e < 0) {
+				mc_conn_fail(m, c, "send", -e);
+				continue;
+			}
+			mc_events(m, c);
+		}
+		if (ev[j].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+			mc_input(m, c);
+	}
+	return 0;
+}
+
+int mc_close(struct mclient *m)
+{
+	for (int i = 0; i < m->n; i++)
+		cconn_close(&m->l, &m->c[i]);
+	if (!m->error[0])
+		return 0;
+	gen_err("%s", m->error);
+	return -1;
+}
+
+void mc_report_end(const struct mclient *m, struct jw *w,
+		   const struct netns_counters *na,
+		   const struct netns_counters *nb)
+{
+	int i;
+
+	if (!w) {
+		for (i = 0; i < m->n; i++)
+			cconn_text(stdout, &m->c[i]);
+		netns_counters_text(stdout, na, nb);
+		if (m->error[0])
+			printf("error: %s\n", m->error);
+		return;
+	}
+	jw_arr(w, "conns");
+	for (i = 0; i < m->n; i++) {
+		jw_obj(w, NULL);
+		cconn_json(w, &m->c[i]);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	netns_counters_json(w, na, nb);
+	jw_str(w, "error", m->error[0] ? m->error : NULL);
+	jw_obj_end(w);
+	jw_end(w);
 }

@@ -10,16 +10,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/prctl.h>
 
 #include "aiccgen.h"
 
 #define RPC_MAX_REQS	20000000ull
-#define RPC_READS	4
 
 enum {
 	OPT_REQ = OPT_MODE_BASE,
@@ -33,9 +30,7 @@ enum {
 
 struct rpc {
 	struct copts o;
-	struct loop l;
-	struct cconn *c;
-	int nconns;
+	struct mclient m;		/* m.n: the connections */
 	uint64_t req, resp;
 	double rate, secs, drain;
 	bool fixed;
@@ -48,7 +43,6 @@ struct rpc {
 	size_t nlat;
 	uint64_t outstanding;
 	int rr;
-	char error[256];
 };
 
 static void rpc_help(FILE *f)
@@ -72,20 +66,6 @@ static void rpc_help(FILE *f)
 	copts_help(f);
 }
 
-static void rpc_fail(struct rpc *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void rpc_fail(struct rpc *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->error[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof(r->error), fmt, ap);
-	va_end(ap);
-}
-
 static int rpc_hdr(void *ctx, const struct wire_msg *m)
 {
 	struct rpc *r = ctx;
@@ -107,45 +87,6 @@ static int rpc_done(void *ctx, const struct wire_msg *m)
 
 static const struct rxp_ops rpc_ops = { .hdr = rpc_hdr, .done = rpc_done };
 
-static void conn_events(struct rpc *r, struct cconn *c)
-{
-	if (c->fd >= 0)
-		cconn_set_events(&r->l, c, txq_empty(&c->tx) ?
-				 EPOLLIN : EPOLLIN | EPOLLOUT);
-}
-
-static void conn_error(struct rpc *r, struct cconn *c, const char *what,
-		       int err)
-{
-	cconn_fail(&r->l, c, "%s: %s", what,
-		   err ? strerror(err) : "connection closed by the server");
-	rpc_fail(r, "connection %d: %s", c->id, c->err);
-}
-
-static void conn_input(struct rpc *r, struct cconn *c)
-{
-	for (int k = 0; k < RPC_READS && c->fd >= 0; k++) {
-		ssize_t n = read_some(c->fd, gen_scratch, GEN_IOBUF);
-
-		if (n == 0) {
-			conn_error(r, c, "receive", 0);
-			return;
-		}
-		if (n < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				conn_error(r, c, "receive", errno);
-			return;
-		}
-		if (rxp_feed(&c->rx, gen_scratch, n, &rpc_ops, r)) {
-			cconn_fail(&r->l, c, "protocol error from the server");
-			rpc_fail(r, "connection %d: %s", c->id, c->err);
-			return;
-		}
-		if (n < GEN_IOBUF)
-			return;
-	}
-}
-
 static uint64_t rpc_gap(struct rpc *r)
 {
 	double g = r->fixed ? 1.0 / r->rate : -log(prng_unit(&r->seed)) / r->rate;
@@ -155,12 +96,12 @@ static uint64_t rpc_gap(struct rpc *r)
 
 static int rpc_issue(struct rpc *r, uint64_t when)
 {
-	struct cconn *c = &r->c[r->rr];
+	struct cconn *c = &r->m.c[r->rr];
 	struct wire_msg m = {
 		.kind = MSG_REQ, .len = r->req, .resp_len = r->resp,
 	};
 
-	r->rr = (r->rr + 1) % r->nconns;
+	r->rr = (r->rr + 1) % r->m.n;
 	if (r->issued == r->cap) {
 		size_t ncap = r->cap * 2;
 		uint64_t *s = realloc(r->sched, ncap * sizeof(*s));
@@ -171,7 +112,7 @@ static int rpc_issue(struct rpc *r, uint64_t when)
 		if (l)
 			r->lat = l;
 		if (!s || !l) {
-			rpc_fail(r, "out of memory");
+			mc_fail(&r->m, "out of memory");
 			return -1;
 		}
 		r->cap = ncap;
@@ -180,7 +121,7 @@ static int rpc_issue(struct rpc *r, uint64_t when)
 	r->sched[r->issued++] = when;
 	r->outstanding++;
 	if (txq_push(&c->tx, &m) < 0) {
-		rpc_fail(r, "out of memory");
+		mc_fail(&r->m, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -188,20 +129,19 @@ static int rpc_issue(struct rpc *r, uint64_t when)
 
 static int rpc_run(struct rpc *r, uint64_t deadline)
 {
-	struct epoll_event ev[64];
 	uint64_t next, drain_end;
 	bool issuing = true;
 
+	r->m.ctx = r;
 	r->t0 = now_ns();
 	r->t_end = r->t0 + (uint64_t)(r->secs * 1e9);
 	drain_end = r->t_end + (uint64_t)(r->drain * 1e9);
 	next = r->t0 + rpc_gap(r);
-	while (!r->error[0]) {
+	while (!r->m.error[0]) {
 		uint64_t now = now_ns(), wake;
-		int k;
 
 		if (gen_stop) {
-			rpc_fail(r, "interrupted");
+			mc_fail(&r->m, "interrupted");
 			break;
 		}
 		while (issuing && next <= now) {
@@ -215,55 +155,32 @@ static int rpc_run(struct rpc *r, uint64_t deadline)
 		}
 		if (issuing && next >= r->t_end && now >= r->t_end)
 			issuing = false;
-		for (int i = 0; i < r->nconns; i++) {
-			struct cconn *c = &r->c[i];
+		for (int i = 0; i < r->m.n; i++) {
+			struct cconn *c = &r->m.c[i];
 			int e;
 
 			if (c->fd < 0 || txq_empty(&c->tx))
 				continue;
 			e = txq_flush(&c->tx, c->fd);
 			if (e < 0) {
-				conn_error(r, c, "send", -e);
+				mc_conn_fail(&r->m, c, "send", -e);
 				break;
 			}
-			conn_events(r, c);
+			mc_events(&r->m, c);
 		}
-		if (r->error[0])
+		if (r->m.error[0])
 			break;
 		if (!issuing && (r->outstanding == 0 || now >= drain_end))
 			break;
 		if (now >= deadline) {
-			rpc_fail(r, "run deadline exceeded");
+			mc_fail(&r->m, "run deadline exceeded");
 			break;
 		}
 		wake = issuing ? (next < r->t_end ? next : r->t_end) : drain_end;
-		loop_arm(&r->l, wake < deadline ? wake : deadline);
-		k = loop_wait(&r->l, ev, 64);
-		if (k < 0) {
-			rpc_fail(r, "epoll_wait: %s", strerror(errno));
+		if (mc_poll(&r->m, wake, deadline) < 0)
 			break;
-		}
-		for (int j = 0; j < k && !r->error[0]; j++) {
-			struct cconn *c = ev[j].data.ptr;
-
-			if (c == LOOP_TIMER || c->fd < 0)
-				continue;
-			if (ev[j].events & EPOLLOUT) {
-				int e = txq_flush(&c->tx, c->fd);
-
-				if (e < 0) {
-					conn_error(r, c, "send", -e);
-					continue;
-				}
-				conn_events(r, c);
-			}
-			if (ev[j].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-				conn_input(r, c);
-		}
 	}
-	for (int i = 0; i < r->nconns; i++)
-		cconn_close(&r->l, &r->c[i]);
-	return r->error[0] ? -1 : 0;
+	return mc_close(&r->m);
 }
 
 static void rpc_report(struct rpc *r, const struct netns_counters *na,
@@ -291,7 +208,7 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 		jw_str(&w, "mode", "rpc");
 		jw_str(&w, "host", r->o.hosts[0]);
 		jw_int(&w, "port", r->o.port);
-		jw_int(&w, "nconns", r->nconns);
+		jw_int(&w, "nconns", r->m.n);
 		jw_uint(&w, "req_bytes", r->req);
 		jw_uint(&w, "resp_bytes", r->resp);
 		jw_num(&w, "rate", r->rate);
@@ -313,22 +230,12 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 			jw_num(&w, "max_us", ns_to_us(r->lat[n - 1]));
 		}
 		jw_obj_end(&w);
-		jw_arr(&w, "conns");
-		for (int k = 0; k < r->nconns; k++) {
-			jw_obj(&w, NULL);
-			cconn_json(&w, &r->c[k]);
-			jw_obj_end(&w);
-		}
-		jw_arr_end(&w);
-		netns_counters_json(&w, na, nb);
-		jw_str(&w, "error", r->error[0] ? r->error : NULL);
-		jw_obj_end(&w);
-		jw_end(&w);
+		mc_report_end(&r->m, &w, na, nb);
 		return;
 	}
 
 	printf("%s rpc: %d connection%s to %s port %d, %llu/%llu bytes, %g req/s %s, %g s, cc %s\n",
-	       GEN_NAME, r->nconns, r->nconns > 1 ? "s" : "", r->o.hosts[0],
+	       GEN_NAME, r->m.n, r->m.n > 1 ? "s" : "", r->o.hosts[0],
 	       r->o.port, (unsigned long long)r->req,
 	       (unsigned long long)r->resp, r->rate,
 	       r->fixed ? "fixed" : "poisson", r->secs,
@@ -343,11 +250,7 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 			       ns_to_us(pct_sorted(r->lat, n, pcts[i].p)));
 		printf(" max %.1f\n", ns_to_us(r->lat[n - 1]));
 	}
-	for (int k = 0; k < r->nconns; k++)
-		cconn_text(stdout, &r->c[k]);
-	netns_counters_text(stdout, na, nb);
-	if (r->error[0])
-		printf("error: %s\n", r->error);
+	mc_report_end(&r->m, NULL, na, nb);
 }
 
 int cmd_rpc(int argc, char **argv)
@@ -364,24 +267,18 @@ int cmd_rpc(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rpc r = {
-		.nconns = 1, .req = 64, .resp = 64, .rate = 1000, .secs = 10,
+		.m.n = 1, .m.ops = &rpc_ops, .req = 64, .resp = 64, .rate = 1000, .secs = 10,
 		.drain = 2, .seed = 1,
 	};
 	struct netns_counters na, nb;
 	struct option *lo;
 	uint64_t deadline;
 	double expect;
-	int opt, ready, i;
+	int opt;
 	bool failed = false;
 
-	lo = copts_longopts(mode_lo);
-	copts_init(&r.o);
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":" COPTS_SHORTOPTS "t:", lo,
-				  NULL)) != -1) {
-		if (copts_parse(&r.o, opt, optarg))
-			continue;
+	lo = copts_start(&r.o, mode_lo, rpc_help);
+	while ((opt = copts_next(&r.o, argc, argv, "t:", lo)) != -1) {
 		switch (opt) {
 		case OPT_REQ:
 			r.req = parse_size("--req", optarg, 0, 1ull << 30);
@@ -396,7 +293,7 @@ int cmd_rpc(int argc, char **argv)
 			r.secs = parse_double("-t", optarg, 0.01, 86400);
 			break;
 		case OPT_CONNS:
-			r.nconns = parse_uint("--conns", optarg, 1, GEN_MAX_CONNS);
+			r.m.n = parse_uint("--conns", optarg, 1, GEN_MAX_CONNS);
 			break;
 		case OPT_SPACING:
 			if (!strcmp(optarg, "fixed"))
@@ -411,20 +308,8 @@ int cmd_rpc(int argc, char **argv)
 		case OPT_DRAIN:
 			r.drain = parse_double("--drain", optarg, 0, 3600);
 			break;
-		case 'h':
-			rpc_help(stdout);
-			return 0;
-		case ':':
-			gen_usage_err("option '%s' needs an argument",
-				      argv[optind - 1]);
-		default:
-			gen_usage_err("unknown option '%s' (try '%s rpc -h')",
-				      argv[optind - 1], GEN_NAME);
 		}
 	}
-	if (optind < argc)
-		gen_usage_err("unexpected argument '%s'", argv[optind]);
-	copts_finish(&r.o, true);
 	expect = r.rate * r.secs;
 	if (expect > RPC_MAX_REQS)
 		gen_usage_err("--rate %g for %g s is %.0f requests, more than %llu",
@@ -435,39 +320,23 @@ int cmd_rpc(int argc, char **argv)
 	r.cap = (size_t)(expect * 1.2) + 1024;
 	r.sched = malloc(r.cap * sizeof(*r.sched));
 	r.lat = malloc(r.cap * sizeof(*r.lat));
-	r.c = calloc(r.nconns, sizeof(*r.c));
-	if (!r.sched || !r.lat || !r.c) {
+	r.m.c = calloc(r.m.n, sizeof(*r.m.c));
+	if (!r.sched || !r.lat || !r.m.c) {
 		gen_err("out of memory");
 		return GEN_EXIT_RUN;
 	}
 	/* Wake up on time: timer slack would add to every latency. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-	if (loop_init(&r.l) < 0)
+	if (loop_init(&r.m.l) < 0)
 		return GEN_EXIT_RUN;
 	deadline = now_ns() + (uint64_t)((r.o.timeout > 0 ? r.o.timeout :
 		r.o.connect_timeout + r.secs + r.drain + 10) * 1e9);
 	netns_counters_read(&na);
-	ready = clients_open(&r.l, r.c, r.nconns, &r.o, WIRE_MSG,
-			     now_ns() + (uint64_t)(r.o.connect_timeout * 1e9));
-	if (ready < 0)
+	if (mc_open(&r.m, &r.o) < 0)
 		return GEN_EXIT_RUN;
-	for (i = 0; i < r.nconns; i++) {
-		if (r.c[i].state != CS_READY) {
-			gen_err("connection %d: %s", i, r.c[i].err);
-			failed = true;
-		}
-	}
-	if (failed) {
-		for (i = 0; i < r.nconns; i++)
-			cconn_close(&r.l, &r.c[i]);
-		return GEN_EXIT_RUN;
-	}
-	if (rpc_run(&r, deadline) < 0) {
-		gen_err("%s", r.error);
-		failed = true;
-	}
+	failed = rpc_run(&r, deadline) < 0;
 	netns_counters_read(&nb);
 	rpc_report(&r, &na, &nb);
-	loop_free(&r.l);
+	loop_free(&r.m.l);
 	return failed ? GEN_EXIT_RUN : 0;
 }

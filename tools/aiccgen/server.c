@@ -218,6 +218,22 @@ static int sconn_session(struct server *s, struct sconn *c)
 	return 0;
 }
 
+/* Send what is queued; a failed write closes the connection. */
+static void sconn_output(struct server *s, struct sconn *c)
+{
+	int e = txq_flush(&c->tx, c->fd);
+
+	if (e < 0) {
+		if (e == -ECONNRESET || e == -EPIPE)
+			s->resets++;
+		else
+			s->errors++;
+		sconn_close(s, c, strerror(-e));
+		return;
+	}
+	sconn_events(s, c);
+}
+
 static void sconn_input(struct server *s, struct sconn *c)
 {
 	for (int i = 0; i < SRV_READS && !c->paused; i++) {
@@ -265,34 +281,10 @@ static void sconn_input(struct server *s, struct sconn *c)
 		if ((size_t)r < want)
 			break;
 	}
-	if (!txq_empty(&c->tx)) {
-		int e = txq_flush(&c->tx, c->fd);
-
-		if (e < 0) {
-			if (e == -ECONNRESET || e == -EPIPE)
-				s->resets++;
-			else
-				s->errors++;
-			sconn_close(s, c, strerror(-e));
-			return;
-		}
-	}
-	sconn_events(s, c);
-}
-
-static void sconn_output(struct server *s, struct sconn *c)
-{
-	int e = txq_flush(&c->tx, c->fd);
-
-	if (e < 0) {
-		if (e == -ECONNRESET || e == -EPIPE)
-			s->resets++;
-		else
-			s->errors++;
-		sconn_close(s, c, strerror(-e));
-		return;
-	}
-	sconn_events(s, c);
+	if (!txq_empty(&c->tx))
+		sconn_output(s, c);
+	else
+		sconn_events(s, c);
 }
 
 static void server_accept(struct server *s)
@@ -506,16 +498,11 @@ int cmd_server(int argc, char **argv)
 		case 'h':
 			server_help(stdout);
 			return 0;
-		case ':':
-			gen_usage_err("option '%s' needs an argument",
-				      argv[optind - 1]);
 		default:
-			gen_usage_err("unknown option '%s' (try '%s server -h')",
-				      argv[optind - 1], GEN_NAME);
+			gen_bad_opt(opt, argv);
 		}
 	}
-	if (optind < argc)
-		gen_usage_err("unexpected argument '%s'", argv[optind]);
+	gen_no_operands(argc, argv);
 
 	s.lfd = server_listen(bind_addr, port, cc);
 	if (s.lfd < 0)

@@ -76,45 +76,53 @@ static void get_name(char *s, const uint8_t *b)
  * Session: magic(4) version(1) mode(1) flags(2) conn_id(4) reserved(4)
  * cc(16).  Hello: magic(4) version(1) status(1) reserved(10) cc(16).
  * Message: magic(4) seq(4) kind(2) flags(2) resp_len(4) len(8).
+ * Session and hello share magic, version, byte 5 and the name at 16.
  */
-void wire_put_session(uint8_t *b, const struct wire_session *s)
+static void put_head(uint8_t *b, unsigned int len, uint8_t b5, const char *cc)
 {
-	memset(b, 0, WIRE_SESSION_LEN);
+	memset(b, 0, len);
 	put32(b, WIRE_MAGIC);
 	b[4] = WIRE_VERSION;
-	b[5] = s->mode;
-	put32(b + 8, s->conn_id);
-	put_name(b + 16, s->cc);
+	b[5] = b5;
+	put_name(b + 16, cc);
 }
 
-int wire_get_session(const uint8_t *b, struct wire_session *s)
+/* -1: not ours (magic), -2: another protocol version. */
+static int get_head(const uint8_t *b, uint8_t *b5, char *cc)
 {
 	if (get32(b) != WIRE_MAGIC)
 		return -1;
 	if (b[4] != WIRE_VERSION)
 		return -2;
-	s->mode = b[5];
+	*b5 = b[5];
+	get_name(cc, b + 16);
+	return 0;
+}
+
+void wire_put_session(uint8_t *b, const struct wire_session *s)
+{
+	put_head(b, WIRE_SESSION_LEN, s->mode, s->cc);
+	put32(b + 8, s->conn_id);
+}
+
+int wire_get_session(const uint8_t *b, struct wire_session *s)
+{
+	int e = get_head(b, &s->mode, s->cc);
+
+	if (e)
+		return e;
 	s->conn_id = get32(b + 8);
-	get_name(s->cc, b + 16);
 	return 0;
 }
 
 void wire_put_hello(uint8_t *b, const struct wire_hello *h)
 {
-	memset(b, 0, WIRE_HELLO_LEN);
-	put32(b, WIRE_MAGIC);
-	b[4] = WIRE_VERSION;
-	b[5] = h->status;
-	put_name(b + 16, h->cc);
+	put_head(b, WIRE_HELLO_LEN, h->status, h->cc);
 }
 
 int wire_get_hello(const uint8_t *b, struct wire_hello *h)
 {
-	if (get32(b) != WIRE_MAGIC || b[4] != WIRE_VERSION)
-		return -1;
-	h->status = b[5];
-	get_name(h->cc, b + 16);
-	return 0;
+	return get_head(b, &h->status, h->cc) ? -1 : 0;
 }
 
 void wire_put_msg(uint8_t *b, const struct wire_msg *m)
@@ -386,6 +394,26 @@ void gen_usage_err(const char *fmt, ...)
 	vmsg(fmt, ap);
 	va_end(ap);
 	exit(GEN_EXIT_USAGE);
+}
+
+/*
+ * The catch-all of a mode's option switch: opt is ':' (an option without
+ * its argument) or an option getopt did not know.
+ */
+void gen_bad_opt(int opt, char **argv)
+{
+	if (opt == ':')
+		gen_usage_err("option '%s' needs an argument",
+			      argv[optind - 1]);
+	gen_usage_err("unknown option '%s' (try '%s %s -h')",
+		      argv[optind - 1], GEN_NAME, gen_mode);
+}
+
+/* After a mode's options: no operands may follow. */
+void gen_no_operands(int argc, char **argv)
+{
+	if (optind < argc)
+		gen_usage_err("unexpected argument '%s'", argv[optind]);
 }
 
 /* ---- argument parsing ---- */
