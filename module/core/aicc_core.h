@@ -101,7 +101,7 @@ struct aicc_flow {
 	u8 mode;		/* enum aicc_mode */
 	u8 flags;		/* AICC_F_* */
 	u8 profile;		/* enum aicc_profile_id, for the glue */
-	u8 pol_bad;		/* policy: bad rounds in a row under the model */
+	u8 pol_hist;		/* policy: the model's last 8 rounds, 1: bad */
 	u16 del_max;		/* policy: recent max delivered per round */
 	u8 pol_hold;		/* policy: rounds left with the classic law */
 };

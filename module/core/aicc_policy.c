@@ -13,8 +13,8 @@
  *
  *   - no model is loaded (or the model does not cover the flow's profile),
  *   - any input lies outside the range the model was trained on,
- *   - the watchdog tripped: AICC_POL_WD_ROUNDS consecutive rounds under
- *     the model each saw a loss or a queueing delay above
+ *   - the watchdog tripped: AICC_POL_WD_ROUNDS of the last eight rounds
+ *     under the model each saw a loss or a queueing delay above
  *     AICC_POL_WD_DELAY_X times the classic target; the flow then stays
  *     classic for AICC_POL_HOLD_ROUNDS rounds before it tries the model
  *     again.
@@ -23,7 +23,7 @@
  *
  * Integers only; the divisions (aicc_udiv64, no hardware divide) happen
  * here, once per round, never per ACK.  Per-flow state: del_max (2 bytes),
- * pol_bad and pol_hold (1 byte each), flag bits AICC_F_POLICY and
+ * pol_hist and pol_hold (1 byte each), flag bits AICC_F_POLICY and
  * AICC_F_POL_LOSS.
  */
 #include "aicc_core.h"
@@ -155,6 +155,14 @@ void aicc_policy_features(const struct aicc_flow *f,
 /* ------------------------------------------------------------------ */
 /* Envelope and watchdog                                                */
 
+/* the number of bits set in a byte */
+static unsigned int bits8(u8 v)
+{
+	v = v - ((v >> 1) & 0x55);
+	v = (v & 0x33) + ((v >> 2) & 0x33);
+	return (v + (v >> 4)) & 0x0f;
+}
+
 #ifndef __KERNEL__
 void (*aicc_policy_observer)(const s16 *x);
 #endif
@@ -176,14 +184,19 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 	dm -= dm >> 3;
 	f->del_max = dm_encode(in->del > dm ? in->del : dm);
 
-	/* Watchdog: judge the round that the model drove. */
+	/*
+	 * Watchdog: judge the round that the model drove, into a history of
+	 * the model's last eight rounds.  Counting bad rounds among the last
+	 * eight, not bad rounds in a row, also catches a flow that is bad
+	 * every other round: under heavy random loss a round of a few
+	 * packets often passes without a loss.
+	 */
 	bad = (f->flags & AICC_F_POL_LOSS) ||
 	      (u64)f->qdelay > (u64)in->target * AICC_POL_WD_DELAY_X;
 	if (f->flags & AICC_F_POLICY) {
-		if (!bad) {
-			f->pol_bad = 0;
-		} else if (++f->pol_bad >= AICC_POL_WD_ROUNDS) {
-			f->pol_bad = 0;
+		f->pol_hist = (u8)(f->pol_hist << 1) | bad;
+		if (bits8(f->pol_hist) >= AICC_POL_WD_ROUNDS) {
+			f->pol_hist = 0;
 			f->pol_hold = AICC_POL_HOLD_ROUNDS;
 			ev |= AICC_EV_POL_WATCHDOG;
 		}

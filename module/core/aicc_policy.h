@@ -98,7 +98,7 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 extern void (*aicc_policy_observer)(const s16 *x);
 #endif
 
-/* Watchdog: consecutive bad rounds under the model before it trips ... */
+/* Watchdog: bad rounds among the model's last 8 that trip it ... */
 #define AICC_POL_WD_ROUNDS	4
 /* ... and how many rounds the flow then stays with the classic law. */
 #define AICC_POL_HOLD_ROUNDS	200

@@ -679,6 +679,15 @@ KTAP_CASE(fallback_watchdog_loss)
 		ev |= path_round(&w, BASE_NS, 0, i % AICC_POL_WD_ROUNDS == 0);
 	ktap_expect(!(ev & AICC_EV_POL_WATCHDOG),
 		    "isolated losses tripped the watchdog");
+	/* a loss every other round (heavy random loss, small rounds) does */
+	path_init(&w, &m);
+	path_to_track(&w);
+	ev = 0;
+	for (i = 0; i < 2 * AICC_POL_WD_ROUNDS + 1 &&
+	     !(ev & AICC_EV_POL_WATCHDOG); i++)
+		ev = path_round(&w, BASE_NS, 0, i % 2 == 0);
+	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
+		    "a loss every other round did not trip the watchdog");
 }
 
 KTAP_CASE(features_known_state)
