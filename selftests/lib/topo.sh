@@ -56,10 +56,12 @@
 #   topo_set_cc I ALGO (per-route congctl for sender I),
 #   topo_qstat FIELD (bottleneck counters: sent_bytes sent_pkts drops
 #   marks backlog_bytes backlog_pkts), topo_qsample_start/stop/pct (queue
-#   backlog samples), topo_ping_rtt I COUNT (min/avg/max ms),
+#   backlog samples, of any namespace's qdisc 10: too),
+#   topo_ping_rtt I COUNT (min/avg/max ms),
 #   topo_rx_bytes (receiver eth0), topo_wait_listen NS PORT,
 #   topo_iperf_server PORT, topo_bulk I CC SECS PORT (iperf3 goodput in
-#   bit/s), topo_gen_server / topo_gen I MODE ARGS... (aiccgen hooks).
+#   bit/s), topo_gen_server / topo_gen I MODE ARGS... (aiccgen hooks),
+#   topo_load_aicc WHO (make bench and make demo: tcp_aicc.ko loaded).
 
 TOPO_SENDERS=${TOPO_SENDERS:-1}
 TOPO_RATE=${TOPO_RATE:-20mbit}
@@ -81,9 +83,27 @@ TOPO_BG_PIDS=()
 TOPO_ATEXIT=()
 TOPO_TMP=
 TOPO_QSAMPLE_PID=
+TOPO_QSAMPLE_FILE=
 
 topo_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TOPO_AICCGEN=${TOPO_AICCGEN:-$topo_repo/build/aiccgen}
+
+# topo_load_aicc WHO: for the tools that use this testbed outside the
+# selftests (make bench, make demo): tcp_aicc.ko (build/<release>/) and
+# aiccgen must be built; the module is loaded unless aicc is registered
+# already.  A problem is one "WHO: ..." line on stderr and status 1.
+topo_load_aicc()
+{
+	local ko
+
+	ko=$topo_repo/build/$(uname -r)/tcp_aicc.ko
+	[ -f "$ko" ] || { echo "$1: no $ko (make kmods)" >&2; return 1; }
+	[ -x "$TOPO_AICCGEN" ] ||
+		{ echo "$1: no $TOPO_AICCGEN (make tools)" >&2; return 1; }
+	grep -qw aicc /proc/sys/net/ipv4/tcp_available_congestion_control &&
+		return 0
+	insmod "$ko" || { echo "$1: insmod $ko failed" >&2; return 1; }
+}
 
 topo_err()
 {
@@ -348,12 +368,14 @@ topo_set_cc()
 	topo_snd "$1" ip route replace default via "10.77.$1.254" congctl "$2"
 }
 
-# topo_qstat FIELD: one counter of the bottleneck's AQM (leaf 10:), or of
-# the htb root for sent_*: sent_bytes sent_pkts drops marks backlog_bytes
-# backlog_pkts overlimits.
+# topo_qstat FIELD [NS DEV]: one counter of the AQM (leaf 10:) on DEV in
+# namespace NS (default: the bottleneck, r0 in $TOPO_NS_RTR; the RoCE
+# testbed reads its switch too): sent_bytes sent_pkts drops marks
+# backlog_bytes backlog_pkts overlimits.
 topo_qstat()
 {
-	topo_rtr tc -s qdisc show dev r0 | awk -v want="$1" '
+	ip netns exec "${2:-$TOPO_NS_RTR}" tc -s qdisc show dev "${3:-r0}" |
+		awk -v want="$1" '
 		/^qdisc / { leaf = ($3 == "10:") }
 		!leaf { next }
 		/ Sent / {
@@ -380,17 +402,19 @@ topo_qstat()
 		}'
 }
 
-# topo_qsample_start [INTERVAL_MS]: sample the bottleneck backlog (bytes)
-# every INTERVAL_MS (default 20) in the background into $TOPO_TMP/qsample,
-# until topo_qsample_stop.
+# topo_qsample_start [INTERVAL_MS [NS DEV DIR]]: sample the backlog (bytes)
+# of the leaf qdisc 10: on DEV in namespace NS (default: the bottleneck,
+# r0 in $TOPO_NS_RTR) every INTERVAL_MS (default 20) in the background into
+# DIR/qsample (default $TOPO_TMP), until topo_qsample_stop.  One sampler
+# at a time; selftests/rdma/roce_lib.sh uses it for its switch too.
 topo_qsample_start()
 {
-	local s
+	local s ns=${2:-$TOPO_NS_RTR} dev=${3:-r0} dir=${4:-$TOPO_TMP}
 
 	s=$(awk -v m="${1:-20}" 'BEGIN { printf "%.3f", m / 1000 }')
-	cat > "$TOPO_TMP/qsample.sh" <<'EOS'
+	cat > "$dir/qsample.sh" <<'EOS'
 while :; do
-	tc -s qdisc show dev r0 | awk '
+	tc -s qdisc show dev "$2" | awk '
 		/^qdisc / { leaf = ($3 == "10:") }
 		leaf && / backlog / {
 			b = $2; sub(/b$/, "", b);
@@ -401,9 +425,10 @@ while :; do
 	sleep "$1"
 done
 EOS
-	: > "$TOPO_TMP/qsample"
-	ip netns exec "$TOPO_NS_RTR" bash "$TOPO_TMP/qsample.sh" "$s" \
-		>> "$TOPO_TMP/qsample" 2>/dev/null &
+	TOPO_QSAMPLE_FILE=$dir/qsample
+	: > "$TOPO_QSAMPLE_FILE"
+	ip netns exec "$ns" bash "$dir/qsample.sh" "$s" "$dev" \
+		>> "$TOPO_QSAMPLE_FILE" 2>/dev/null &
 	TOPO_QSAMPLE_PID=$!
 }
 
@@ -415,12 +440,12 @@ topo_qsample_stop()
 	TOPO_QSAMPLE_PID=
 }
 
-# topo_qsample_pct P: the P-th percentile of the sampled backlog in bytes;
-# topo_qsample_delay_us P: the same as queueing delay at the bottleneck
-# rate.  Empty output when nothing was sampled.
+# topo_qsample_pct P: the P-th percentile of the last sampler's backlog in
+# bytes; topo_qsample_delay_us P: the same as queueing delay at the
+# bottleneck rate.  Empty output when nothing was sampled.
 topo_qsample_pct()
 {
-	sort -n "$TOPO_TMP/qsample" | awk -v p="$1" '
+	sort -n "${TOPO_QSAMPLE_FILE:-$TOPO_TMP/qsample}" | awk -v p="$1" '
 		{ v[NR] = $1 }
 		END {
 			if (NR == 0) exit 1;

@@ -37,13 +37,12 @@ reps=3
 algos="aicc aicc_lat aicc_bulk cubic dctcp bbr nv"
 while [ $# -gt 0 ]; do
 	case $1 in
-	--quick) quick=1; shift ;;
-	--reps) [ $# -ge 2 ] || { echo "bench: --reps needs a value" >&2; exit 2; }
-		reps=$2; shift 2 ;;
-	--algos) [ $# -ge 2 ] || { echo "bench: --algos needs a value" >&2; exit 2; }
-		algos=$2; shift 2 ;;
+	--quick) quick=1; shift; continue ;;
+	--reps|--algos) [ $# -ge 2 ] || { echo "bench: $1 needs a value" >&2; exit 2; } ;;
 	*) echo "bench: guest.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
+	case $1 in --reps) reps=$2 ;; --algos) algos=$2 ;; esac
+	shift 2
 done
 case $reps in ''|*[!0-9]*) echo "bench: bad --reps '$reps'" >&2; exit 2 ;; esac
 
@@ -67,16 +66,11 @@ RPC_RATE=200
 . selftests/lib/topo.sh
 
 rel=$(uname -r)
-ko=$top/build/$rel/tcp_aicc.ko
 gen=$TOPO_AICCGEN
 raw=${AICC_OUT:?}/raw
 mkdir -p "$raw" || exit 1
 rm -f "$raw"/*
-[ -f "$ko" ] || { echo "bench: no $ko (make kmods)" >&2; exit 1; }
-[ -x "$gen" ] || { echo "bench: no $gen (make tools)" >&2; exit 1; }
-if ! grep -qw aicc /proc/sys/net/ipv4/tcp_available_congestion_control; then
-	insmod "$ko" || { echo "bench: insmod $ko failed" >&2; exit 1; }
-fi
+topo_load_aicc bench || exit 1
 for m in tcp_dctcp tcp_bbr tcp_nv sch_fq; do
 	modprobe "$m" 2>/dev/null
 done

@@ -30,14 +30,13 @@ secs=${DEMO_SECS:-8}
 guest=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--guest) guest=1; shift ;;
-	--kernel) [ $# -ge 2 ] || { echo "demo: --kernel needs a value" >&2; exit 2; }
-		kernel=$2; shift 2 ;;
-	--secs) [ $# -ge 2 ] || { echo "demo: --secs needs a value" >&2; exit 2; }
-		secs=$2; shift 2 ;;
+	--guest) guest=1; shift; continue ;;
 	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--kernel|--secs) [ $# -ge 2 ] || { echo "demo: $1 needs a value" >&2; exit 2; } ;;
 	*) echo "demo: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
+	case $1 in --kernel) kernel=$2 ;; --secs) secs=$2 ;; esac
+	shift 2
 done
 case $secs in ''|*[!0-9]*) echo "demo: bad --secs '$secs'" >&2; exit 2 ;; esac
 [ "$secs" -ge 2 ] && [ "$secs" -le 120 ] || { echo "demo: --secs must be 2..120" >&2; exit 2; }
@@ -71,14 +70,8 @@ fi
 . selftests/lib/topo.sh
 
 rel=$(uname -r)
-ko=$top/build/$rel/tcp_aicc.ko
-gen=$top/build/aiccgen
 out=${AICC_OUT:-/tmp}
-[ -f "$ko" ] || { echo "demo: no $ko (make kmods)" >&2; exit 1; }
-[ -x "$gen" ] || { echo "demo: no $gen (make tools)" >&2; exit 1; }
-if ! grep -qw aicc /proc/sys/net/ipv4/tcp_available_congestion_control; then
-	insmod "$ko" || { echo "demo: insmod $ko failed" >&2; exit 1; }
-fi
+topo_load_aicc demo || exit 1
 modprobe tcp_dctcp 2>/dev/null
 
 TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red TOPO_ECN_K=30000
@@ -113,16 +106,13 @@ for a in $algos; do
 done
 
 python3 - "$out" $algos <<'EOF'
-import json, sys
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, "tools/bench")
+from report import load_json as load
 
 out, algos = sys.argv[1], sys.argv[2:]
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 def rto_of(s):
     for k in ("rto", "netns_rto"):
