@@ -2,12 +2,15 @@
 # shellcheck shell=bash
 #
 # module.sh: load tcp_aicc.ko for a selftest and undo everything at exit
-# (source it after ktap.sh).
+# (it sources ktap.sh too).
 #
-#   . "$here/../lib/module.sh"   # sets kver, ko (build/$kver/tcp_aicc.ko)
-#                                # and sys (/sys/kernel/aicc)
-#   mod_require [FILE...]        # skip the whole test unless the module
-#                                # and every FILE (a program) are built
+#   . "$(dirname "$0")/../lib/module.sh"
+#                                # sets top (the repository), kver, ko
+#                                # (build/$kver/tcp_aicc.ko), sys
+#                                # (/sys/kernel/aicc)
+#   mod_require [FILE...]        # skip the whole test unless run as root
+#                                # with insmod and rmmod, the module and
+#                                # every FILE (a program) built
 #   mod_pids+=($!)               # killed (and waited for) at exit
 #   mod_netns=("$ns-a" "$ns-b")  # network namespaces deleted at exit
 #   mod_tmp=$tmp                 # a directory removed at exit
@@ -21,9 +24,11 @@
 # At exit (mod_cleanup): processes killed, namespaces deleted, mod_restore,
 # the directory removed, mod_settle seconds of sleep, tcp_aicc unloaded.
 
-mod_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=selftests/lib/ktap.sh
+. "$top/selftests/lib/ktap.sh"
 kver=$(uname -r)
-ko=$mod_top/build/$kver/tcp_aicc.ko
+ko=$top/build/$kver/tcp_aicc.ko
 # shellcheck disable=SC2034 # for the sourcing test
 sys=/sys/kernel/aicc
 mod_pids=()
@@ -35,6 +40,8 @@ mod_require()
 {
 	local f
 
+	ktap_require_root
+	ktap_require insmod rmmod
 	[ -f "$ko" ] || ktap_skip_all "no module built for $kver ($ko)"
 	for f in "$@"; do
 		[ -x "$f" ] || ktap_skip_all "not built: $f (make tools selftests)"

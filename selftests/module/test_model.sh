@@ -10,14 +10,10 @@
 # heavy loss; builtin_model=1 loads the compiled-in trained model.
 
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-. "$here/../lib/ktap.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
-. "$here/../lib/module.sh"
+. "$(dirname "$0")/../lib/module.sh"
 
-ktap_require_root
-ktap_require ip insmod rmmod tc setpriv cmp
+ktap_require ip tc setpriv cmp
 gen=$top/build/aiccgen
 aicc=$top/build/aicc
 train=$top/build/aicc-train
@@ -147,13 +143,15 @@ cat "$tmp/id.model" > $sys/model
 tc -n "$ns-b" qdisc change dev vb root netem delay 2ms loss 20%
 w0=$(stat_ policy_watchdog_trips)
 h0=$(stat_ policy_held_rounds)
+e5=$(stat_ policy_evals)
 flow 3
 w1=$(stat_ policy_watchdog_trips)
 h1=$(stat_ policy_held_rounds)
+e6=$(stat_ policy_evals)
 # Under emulation the watchdog may already have tripped during the swaps
 # (delay spikes); what must hold here is that it hands rounds back to the
 # classic law under heavy loss and has tripped at least once since load.
-ktap_info "watchdog: trips $w0 -> $w1, held rounds $h0 -> $h1"
+ktap_info "watchdog: trips $w0 -> $w1, held rounds $h0 -> $h1, model rounds $e5 -> $e6"
 # The trip itself is proven deterministically by make check-policy
 # (selftests/core/test_policy.c); here, under emulation, a CI run has seen
 # the 20%-loss phase end without four bad rounds in a row.  A miss is a

@@ -24,14 +24,10 @@
 # tcp_aicc could never be unloaded again.)
 
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-. "$here/../lib/ktap.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
-. "$here/../lib/module.sh"
+. "$(dirname "$0")/../lib/module.sh"
 
-ktap_require_root
-ktap_require insmod rmmod setpriv unshare python3 stat
+ktap_require setpriv unshare python3 stat
 tool=$top/build/aicc
 mod_require "$tool"
 if [ "${AICC_VM:-}" != 1 ]; then

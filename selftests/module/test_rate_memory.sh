@@ -7,14 +7,10 @@
 # rate_memory switch turns lookups off; rate_memory_used counts entries.
 
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-. "$here/../lib/ktap.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
-. "$here/../lib/module.sh"
+. "$(dirname "$0")/../lib/module.sh"
 
-ktap_require_root
-ktap_require ip insmod rmmod
+ktap_require ip
 gen=$top/build/aiccgen
 mod_require "$gen"
 

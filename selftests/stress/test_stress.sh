@@ -25,14 +25,10 @@
 # STRESS_LONG=1 (make check-debug) opens 10,000 and fills 256 peers.
 
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-. "$here/../lib/ktap.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
-. "$here/../lib/module.sh"
+. "$(dirname "$0")/../lib/module.sh"
 
-ktap_require_root
-ktap_require ip insmod rmmod
+ktap_require ip
 churn=$top/build/selftests/stress/aicc-churn
 tool=$top/build/aicc
 mod_require "$churn" "$tool"

@@ -12,14 +12,10 @@
 # the module itself and unloads it at the end.  Exit 4 (skip) without it.
 
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-. "$here/../lib/ktap.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
-. "$here/../lib/module.sh"
+. "$(dirname "$0")/../lib/module.sh"
 
-ktap_require_root
-ktap_require ip python3 insmod rmmod
+ktap_require ip python3
 A=${AICC:-$top/build/aicc}
 mod_require "$A"
 unset AICC_SYSFS AICC_UNCHECKED
