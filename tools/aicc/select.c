@@ -448,6 +448,21 @@ static void route_usage(FILE *f)
 		"  list: routes that carry a congctl.  Needs CAP_NET_ADMIN.\n");
 }
 
+/* The main-table route for @p (its text in @pfx); 1 after an error. */
+static int route_lookup(int fd, const struct prefix *p, struct route *old,
+			char pfx[64])
+{
+	int ret;
+
+	fmt_prefix(pfx, 64, p->family, &p->a, p->plen);
+	ret = find_route(fd, p, old);
+	if (ret) {
+		err("select route: cannot read routes: %s", nl_words(ret));
+		return 1;
+	}
+	return 0;
+}
+
 static int route_add(int fd, const struct prefix *p, const char *via,
 		     const char *dev, const char *cc)
 {
@@ -456,12 +471,8 @@ static int route_add(int fd, const struct prefix *p, const char *via,
 	char pfx[64];
 	int ret;
 
-	fmt_prefix(pfx, sizeof(pfx), p->family, &p->a, p->plen);
-	ret = find_route(fd, p, &old);
-	if (ret) {
-		err("select route: cannot read routes: %s", nl_words(ret));
+	if (route_lookup(fd, p, &old, pfx))
 		return 1;
-	}
 	if (old.found && !via && !dev) {
 		ret = copy_route_with_cc(&req, &old, cc);
 		route_free(&old);
@@ -553,12 +564,8 @@ static int route_del(int fd, const struct prefix *p, const char *cc)
 	char pfx[64];
 	int ret;
 
-	fmt_prefix(pfx, sizeof(pfx), p->family, &p->a, p->plen);
-	ret = find_route(fd, p, &old);
-	if (ret) {
-		err("select route: cannot read routes: %s", nl_words(ret));
+	if (route_lookup(fd, p, &old, pfx))
 		return 1;
-	}
 	if (!old.found || !old.cc[0]) {
 		err("select route del: no main-table route %s with a congctl",
 		    pfx);
