@@ -463,19 +463,17 @@ static int route_lookup(int fd, const struct prefix *p, struct route *old,
 	return 0;
 }
 
-static int route_add(int fd, const struct prefix *p, const char *via,
-		     const char *dev, const char *cc)
+/* @old: the main-table route for @p, if any (route_lookup()). */
+static int route_add(int fd, const struct prefix *p, struct route *old,
+		     const char *pfx, const char *via, const char *dev,
+		     const char *cc)
 {
 	struct nlreq req;
-	struct route old;
-	char pfx[64];
 	int ret;
 
-	if (route_lookup(fd, p, &old, pfx))
-		return 1;
-	if (old.found && !via && !dev) {
-		ret = copy_route_with_cc(&req, &old, cc);
-		route_free(&old);
+	if (old->found && !via && !dev) {
+		ret = copy_route_with_cc(&req, old, cc);
+		route_free(old);
 		if (ret) {
 			err("select route: route %s too large to copy", pfx);
 			return 1;
@@ -493,11 +491,11 @@ static int route_add(int fd, const struct prefix *p, const char *via,
 		req.r.rtm_dst_len = (unsigned char)p->plen;
 		req.r.rtm_table = RT_TABLE_MAIN;
 		req.r.rtm_type = RTN_UNICAST;
-		req.r.rtm_protocol = old.found ? old.r.rtm_protocol : AICC_RTPROT;
-		if (old.found && old.have_prio)
+		req.r.rtm_protocol = old->found ? old->r.rtm_protocol : AICC_RTPROT;
+		if (old->found && old->have_prio)
 			add_attr(&req.h, sizeof(req), RTA_PRIORITY,
-				 &old.priority, 4);
-		route_free(&old);
+				 &old->priority, 4);
+		route_free(old);
 		if (via) {
 			struct prefix g;
 
@@ -557,40 +555,37 @@ static int route_add(int fd, const struct prefix *p, const char *via,
 	return 0;
 }
 
-static int route_del(int fd, const struct prefix *p, const char *cc)
+static int route_del(int fd, struct route *old, const char *pfx,
+		     const char *cc)
 {
 	struct nlreq req;
-	struct route old;
-	char pfx[64];
 	int ret;
 
-	if (route_lookup(fd, p, &old, pfx))
-		return 1;
-	if (!old.found || !old.cc[0]) {
+	if (!old->found || !old->cc[0]) {
 		err("select route del: no main-table route %s with a congctl",
 		    pfx);
-		route_free(&old);
+		route_free(old);
 		return 1;
 	}
-	if (cc && strcmp(cc, old.cc)) {
+	if (cc && strcmp(cc, old->cc)) {
 		err("select route del: route %s uses congctl %s, not %s", pfx,
-		    old.cc, cc);
-		route_free(&old);
+		    old->cc, cc);
+		route_free(old);
 		return 1;
 	}
-	if (old.r.rtm_protocol == AICC_RTPROT) {
-		struct nlmsghdr *h = (struct nlmsghdr *)old.raw;
+	if (old->r.rtm_protocol == AICC_RTPROT) {
+		struct nlmsghdr *h = (struct nlmsghdr *)old->raw;
 
 		memset(&req, 0, sizeof(req));
-		memcpy(&req, h, old.rawlen < sizeof(req) ? old.rawlen :
+		memcpy(&req, h, old->rawlen < sizeof(req) ? old->rawlen :
 		       sizeof(req));
 		req.h.nlmsg_type = RTM_DELROUTE;
 		req.h.nlmsg_flags = NLM_F_REQUEST;
 		ret = 0;
 	} else {
-		ret = copy_route_with_cc(&req, &old, NULL);
+		ret = copy_route_with_cc(&req, old, NULL);
 	}
-	route_free(&old);
+	route_free(old);
 	if (ret) {
 		err("select route: route %s too large to copy", pfx);
 		return 1;
@@ -679,7 +674,9 @@ static int route_list(int fd)
 static int cmd_route(int argc, char **argv)
 {
 	const char *via = NULL, *dev = NULL, *cc = NULL;
+	struct route old;
 	struct prefix p;
+	char pfx[64];
 	bool add;
 	int i, fd, ret;
 
@@ -768,7 +765,12 @@ static int cmd_route(int argc, char **argv)
 		err("select route: netlink: %s", errno_words(-fd));
 		return 1;
 	}
-	ret = add ? route_add(fd, &p, via, dev, cc) : route_del(fd, &p, cc);
+	if (route_lookup(fd, &p, &old, pfx))
+		ret = 1;
+	else if (add)
+		ret = route_add(fd, &p, &old, pfx, via, dev, cc);
+	else
+		ret = route_del(fd, &old, pfx, cc);
 	close(fd);
 	return ret;
 }

@@ -153,6 +153,16 @@ static void test_ecn_threshold(void)
 	report(ok, "ecn_marks_exactly_above_threshold");
 }
 
+/* The defaults, with a scenario, a congestion control and its senders. */
+static void setup(struct sim_config *c, enum sim_scenario sc, enum sim_cc cc,
+		  u32 flows)
+{
+	sim_config_defaults(c);
+	c->scenario = sc;
+	c->cc = cc;
+	c->flows = flows;
+}
+
 static int run(struct sim_config *c, struct sim_result *r, const char *what)
 {
 	int ret = sim_run(c, r);
@@ -176,10 +186,7 @@ static void test_sim_conservation(void)
 	struct sim_result r;
 	bool ok;
 
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_INCAST;
-	c.cc = SIM_CC_RENO;
-	c.flows = 64;
+	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 64);
 	c.buffer_kb = 128;
 	c.time_ms = 2;
 	ok = !run(&c, &r, "reno incast 64, 128 KB buffer");
@@ -194,10 +201,7 @@ static void test_determinism(void)
 	struct sim_result a, b, d;
 	bool ok;
 
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_RPC;
-	c.cc = SIM_CC_DCTCP;
-	c.flows = 16;
+	setup(&c, SIM_SC_RPC, SIM_CC_DCTCP, 16);
 	c.time_ms = 3;
 	c.rpc_load = 40;
 	c.seed = 42;
@@ -219,10 +223,7 @@ static void test_line_rate(enum sim_cc cc, const char *name)
 	struct sim_result r;
 	bool ok;
 
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_LONG;
-	c.cc = cc;
-	c.flows = 1;
+	setup(&c, SIM_SC_LONG, cc, 1);
 	c.time_ms = 5;
 	ok = !run(&c, &r, name);
 	report(ok && r.util > 0.95 && r.drops == 0, name);
@@ -234,10 +235,7 @@ static void test_dctcp_queue(void)
 	struct sim_result r;
 	bool ok;
 
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_LONG;
-	c.cc = SIM_CC_DCTCP;
-	c.flows = 8;
+	setup(&c, SIM_SC_LONG, SIM_CC_DCTCP, 8);
 	c.time_ms = 10;
 	ok = !run(&c, &r, "dctcp 8 long flows, K 100 KB");
 	/* the queue hovers around K = 100 KB: median within [K/2, 2K] */
@@ -252,10 +250,7 @@ static void test_leafspine_alltoall(void)
 	struct sim_result r;
 	bool ok;
 
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_ALLTOALL;
-	c.cc = SIM_CC_DCTCP;
-	c.flows = 16;
+	setup(&c, SIM_SC_ALLTOALL, SIM_CC_DCTCP, 16);
 	c.leaf_hosts = 4;
 	c.msg_kb = 32;
 	c.time_ms = 3;
@@ -272,10 +267,7 @@ static void test_aicc_single(void)
 	struct sim_result r;
 	bool ok;
 
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_LONG;
-	c.cc = SIM_CC_AICC;
-	c.flows = 1;
+	setup(&c, SIM_SC_LONG, SIM_CC_AICC, 1);
 	c.time_ms = 5;
 	ok = !run(&c, &r, "aicc 1 long flow");
 	ok = ok && r.util > 0.95 && r.drops == 0 && r.q_p99_kb < c.ecn_kb;
@@ -288,10 +280,7 @@ static void test_aicc_four(void)
 	struct sim_result r, d;
 	bool ok;
 
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_LONG;
-	c.cc = SIM_CC_AICC;
-	c.flows = 4;
+	setup(&c, SIM_SC_LONG, SIM_CC_AICC, 4);
 	c.time_ms = 10;
 	ok = !run(&c, &r, "aicc 4 long flows");
 	c.cc = SIM_CC_DCTCP;
@@ -313,13 +302,10 @@ static void test_aicc_incast(void)
 	 * gaps; measured after the first 2 ms (the cold start).  DCTCP's
 	 * floor of 2 packets per flow (770 KB) overflows a 512 KB buffer.
 	 */
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_INCAST;
-	c.flows = 256;
+	setup(&c, SIM_SC_INCAST, SIM_CC_DCTCP, 256);
 	c.buffer_kb = 512;
 	c.time_ms = 10;
 	c.warmup_ms = 2;
-	c.cc = SIM_CC_DCTCP;
 	ok = !run(&c, &d, "dctcp incast 256, 512 KB");
 	c.cc = SIM_CC_AICC;
 	ok = ok && !run(&c, &a, "aicc incast 256, 512 KB");
@@ -380,9 +366,8 @@ static void test_samples(void)
 	(void)probe_ops;
 	ops.on_ack = probe_ack;
 	memset(&probe, 0, sizeof(probe));
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_INCAST;
-	c.flows = 32;
+	/* c.cc is not used: cc_ops overrides it */
+	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 32);
 	c.buffer_kb = 256;
 	c.ecn_kb = 30;
 	c.time_ms = 3;
@@ -409,10 +394,7 @@ static void test_loss_recovery(void)
 	bool ok;
 
 	/* drops recovered mostly by SACK-style detection, not timeouts */
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_INCAST;
-	c.cc = SIM_CC_RENO;
-	c.flows = 8;
+	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 8);
 	c.buffer_kb = 48;
 	c.ecn_kb = 0;
 	c.msg_kb = 512;
@@ -429,10 +411,7 @@ static void test_delack(void)
 	struct sim_result a, b;
 	bool ok;
 
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_LONG;
-	c.cc = SIM_CC_DCTCP;
-	c.flows = 2;
+	setup(&c, SIM_SC_LONG, SIM_CC_DCTCP, 2);
 	c.time_ms = 2;
 	ok = !sim_run(&c, &a);
 	c.delack = 2;
@@ -458,10 +437,7 @@ static void test_rto(void)
 	 * are lost and only the retransmission timer recovers them, with the
 	 * configured minimum; every iteration still completes.
 	 */
-	sim_config_defaults(&c);
-	c.scenario = SIM_SC_INCAST;
-	c.cc = SIM_CC_RENO;
-	c.flows = 64;
+	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 64);
 	c.buffer_kb = 32;
 	c.ecn_kb = 0;
 	c.msg_kb = 16;
