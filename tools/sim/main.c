@@ -129,6 +129,21 @@ static u32 unum(int id, const char *s)
 	return (u32)v;
 }
 
+/*
+ * The controller's event counters, in the same order for both outputs:
+ * delay, ECN and loss cuts, start exits, idle resumes, idle resets.
+ */
+static void __attribute__((format(printf, 2, 0)))
+print_cc_events(const struct sim_result *r, const char *fmt)
+{
+	printf(fmt, (unsigned long long)r->cc_delay_cuts,
+	       (unsigned long long)r->cc_ecn_cuts,
+	       (unsigned long long)r->cc_loss_cuts,
+	       (unsigned long long)r->cc_start_exits,
+	       (unsigned long long)r->cc_idle_resumes,
+	       (unsigned long long)r->cc_idle_resets);
+}
+
 static void print_json(const struct sim_config *c, const struct sim_result *r,
 		       double wall)
 {
@@ -155,15 +170,9 @@ static void print_json(const struct sim_config *c, const struct sim_result *r,
 	       (unsigned long long)r->ecn_marks,
 	       (unsigned long long)r->pkts_sent,
 	       (unsigned long long)r->retrans, (unsigned long long)r->rtos);
-	printf("  \"cc_cuts\": {\"delay\": %llu, \"ecn\": %llu, \"loss\": %llu,"
-	       " \"start_exits\": %llu, \"idle_resumes\": %llu, "
-	       "\"idle_resets\": %llu},\n",
-	       (unsigned long long)r->cc_delay_cuts,
-	       (unsigned long long)r->cc_ecn_cuts,
-	       (unsigned long long)r->cc_loss_cuts,
-	       (unsigned long long)r->cc_start_exits,
-	       (unsigned long long)r->cc_idle_resumes,
-	       (unsigned long long)r->cc_idle_resets);
+	print_cc_events(r, "  \"cc_cuts\": {\"delay\": %llu, \"ecn\": %llu, "
+			"\"loss\": %llu, \"start_exits\": %llu, "
+			"\"idle_resumes\": %llu, \"idle_resets\": %llu},\n");
 	printf("  \"drops_window\": %llu,\n",
 	       (unsigned long long)r->drops_win);
 	printf("  \"fct\": [");
@@ -216,14 +225,8 @@ static void print_table(const struct sim_config *c,
 	       (unsigned long long)r->ecn_marks,
 	       (unsigned long long)r->ack_drops);
 	printf("timeouts      %llu\n", (unsigned long long)r->rtos);
-	printf("cc events     cuts: delay %llu, ecn %llu, loss %llu; start exits "
-	       "%llu; idle resumes %llu, resets %llu\n",
-	       (unsigned long long)r->cc_delay_cuts,
-	       (unsigned long long)r->cc_ecn_cuts,
-	       (unsigned long long)r->cc_loss_cuts,
-	       (unsigned long long)r->cc_start_exits,
-	       (unsigned long long)r->cc_idle_resumes,
-	       (unsigned long long)r->cc_idle_resets);
+	print_cc_events(r, "cc events     cuts: delay %llu, ecn %llu, loss %llu; "
+			"start exits %llu; idle resumes %llu, resets %llu\n");
 	if (r->msgs_done || r->msgs_open) {
 		printf("messages      %u done, %u unfinished\n", r->msgs_done,
 		       r->msgs_open);
