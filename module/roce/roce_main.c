@@ -661,31 +661,18 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 	return NF_ACCEPT;
 }
 
+#define ROCE_HOOK(fn, family, point, prio) \
+	{ .hook = fn, .pf = family, .hooknum = point, .priority = prio }
+
 static const struct nf_hook_ops roce_hooks[] = {
-	{
-		.hook = roce_local_in,
-		.pf = NFPROTO_IPV4,
-		.hooknum = NF_INET_LOCAL_IN,
-		.priority = NF_IP_PRI_LAST - 1,
-	},
-	{
-		.hook = roce_local_out,
-		.pf = NFPROTO_IPV4,
-		.hooknum = NF_INET_LOCAL_OUT,
-		.priority = NF_IP_PRI_LAST - 1,
-	},
-	{
-		.hook = roce_local_in,
-		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_LOCAL_IN,
-		.priority = NF_IP6_PRI_LAST - 1,
-	},
-	{
-		.hook = roce_local_out,
-		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_LOCAL_OUT,
-		.priority = NF_IP6_PRI_LAST - 1,
-	},
+	ROCE_HOOK(roce_local_in, NFPROTO_IPV4, NF_INET_LOCAL_IN,
+		  NF_IP_PRI_LAST - 1),
+	ROCE_HOOK(roce_local_out, NFPROTO_IPV4, NF_INET_LOCAL_OUT,
+		  NF_IP_PRI_LAST - 1),
+	ROCE_HOOK(roce_local_in, NFPROTO_IPV6, NF_INET_LOCAL_IN,
+		  NF_IP6_PRI_LAST - 1),
+	ROCE_HOOK(roce_local_out, NFPROTO_IPV6, NF_INET_LOCAL_OUT,
+		  NF_IP6_PRI_LAST - 1),
 };
 
 static void roce_tab_free(void)

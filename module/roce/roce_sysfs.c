@@ -45,11 +45,13 @@ static ssize_t knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 			  const char *buf, size_t len)
 {
 	unsigned int id = container_of(attr, struct roce_kattr, attr)->id;
+	const struct aicc_roce_knob_desc *d = &aicc_roce_knob_desc[id];
 	u32 k[AICC_ROCE_NR_KNOBS];
 	struct roce_pset *old, *nps;
-	u64 v;
+	u32 v;
 
-	if (kstrtou64(buf, 10, &v) || roce_knob_check(id, v))
+	/* tcp_aicc's parser (the core's, shared with tools/fuzz) */
+	if (aicc_parse_u32_range(buf, d->min, d->max, &v))
 		return -EINVAL;
 	nps = kzalloc(sizeof(*nps), GFP_KERNEL);
 	if (!nps)
@@ -58,7 +60,7 @@ static ssize_t knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 	old = rcu_dereference_protected(roce_pset,
 					lockdep_is_held(&roce_param_mutex));
 	memcpy(k, old->p.k, sizeof(k));
-	k[id] = (u32)v;
+	k[id] = v;
 	roce_params_set(&nps->p, k);
 	rcu_assign_pointer(roce_pset, nps);
 	mutex_unlock(&roce_param_mutex);
@@ -154,6 +156,24 @@ fail:
 	return -ENOENT;
 }
 
+/* Attribute @id of a table: a knob or a counter. */
+static struct attribute *
+roce_kattr_init(struct roce_kattr *a, unsigned int id, const char *name,
+		umode_t mode,
+		ssize_t (*show)(struct kobject *, struct kobj_attribute *,
+				char *),
+		ssize_t (*store)(struct kobject *, struct kobj_attribute *,
+				 const char *, size_t))
+{
+	sysfs_attr_init(&a->attr.attr);
+	a->attr.attr.name = name;
+	a->attr.attr.mode = mode;
+	a->attr.show = show;
+	a->attr.store = store;
+	a->id = id;
+	return &a->attr.attr;
+}
+
 int roce_sysfs_init(void)
 {
 	unsigned int i;
@@ -164,28 +184,15 @@ int roce_sysfs_init(void)
 		pr_err("aicc_roce: /sys/kernel/aicc not found: load tcp_aicc first\n");
 		return ret;
 	}
-	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
-		struct roce_kattr *a = &roce_knob_attrs[i];
-
-		sysfs_attr_init(&a->attr.attr);
-		a->attr.attr.name = aicc_roce_knob_desc[i].name;
-		a->attr.attr.mode = 0644;
-		a->attr.show = knob_show;
-		a->attr.store = knob_store;
-		a->id = i;
-		roce_knob_ptrs[i] = &a->attr.attr;
-	}
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
+		roce_knob_ptrs[i] = roce_kattr_init(&roce_knob_attrs[i], i,
+						    aicc_roce_knob_desc[i].name,
+						    0644, knob_show, knob_store);
 	roce_knob_ptrs[i] = &roce_slots_attr.attr;
-	for (i = 0; i < AICC_ROCE_NR_STATS; i++) {
-		struct roce_kattr *a = &roce_stat_attrs[i];
-
-		sysfs_attr_init(&a->attr.attr);
-		a->attr.attr.name = aicc_roce_stat_desc[i].name;
-		a->attr.attr.mode = 0444;
-		a->attr.show = stat_show;
-		a->id = i;
-		roce_stat_ptrs[i] = &a->attr.attr;
-	}
+	for (i = 0; i < AICC_ROCE_NR_STATS; i++)
+		roce_stat_ptrs[i] = roce_kattr_init(&roce_stat_attrs[i], i,
+						    aicc_roce_stat_desc[i].name,
+						    0444, stat_show, NULL);
 
 	ret = -ENOMEM;
 	roce_kobj = kobject_create_and_add("roce", roce_parent);

@@ -6,6 +6,7 @@
 CHECK_UNIT += check-core check-abi-doc
 
 $(BUILD)/test_core: selftests/core/test_core.c selftests/core/ktap.h \
+		selftests/core/drv.h \
 		$(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ selftests/core/test_core.c $(CORE_SRCS) \

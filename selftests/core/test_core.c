@@ -10,18 +10,10 @@
 
 #include "aicc_core.h"
 #include "ktap.h"
+#include "drv.h"
 
 /* ---------------------------------------------------------------- */
 /* A synthetic path: one round of ACKs at a time.                     */
-
-struct drv {
-	struct aicc_flow f;
-	struct aicc_params p;
-	u64 now;
-	u32 delivered;
-	u32 ce;
-	u32 mss;
-};
 
 static void drv_init(struct drv *d, unsigned int profile)
 {
@@ -42,31 +34,6 @@ static void drv_knob(struct drv *d, unsigned int id, u32 v)
 	memcpy(knob, d->p.knob, sizeof(knob));
 	knob[id] = v;
 	aicc_params_set(&d->p, knob);
-}
-
-/*
- * One ACK of one packet: time advances by @dt_ns, the packet was sent when
- * 'delivered' was @prior, its RTT is @rtt_ns.
- */
-static unsigned int drv_ack(struct drv *d, u64 dt_ns, u32 rtt_ns, u32 prior,
-			    u32 ce, u32 lost, u8 delayed)
-{
-	struct aicc_sample s = { 0 };
-
-	d->now += dt_ns;
-	d->delivered++;
-	d->ce += ce;
-	s.now_ns = d->now;
-	s.rtt_ns = rtt_ns;
-	s.srtt_ns = rtt_ns;
-	s.delivered = d->delivered;
-	s.delivered_ce = d->ce;
-	s.prior_delivered = prior;
-	s.acked = 1;
-	s.losses = lost;
-	s.mss = d->mss;
-	s.ack_delayed = delayed;
-	return aicc_on_ack(&d->f, &d->p, &s);
 }
 
 /*
@@ -119,14 +86,20 @@ static u64 rnd64(u64 *s)
 	return *s;
 }
 
+/* A random value of random magnitude: rnd64() shifted right 0..63 bits. */
+static u64 rnd_mag(u64 *s)
+{
+	return rnd64(s) >> (rnd64(s) & 63);
+}
+
 KTAP_CASE(udiv64_exact)
 {
 	u64 seed = 88172645463325252ULL;
 	int i, bad = 0;
 
 	for (i = 0; i < 200000; i++) {
-		u64 n = rnd64(&seed) >> (rnd64(&seed) & 63);
-		u64 d = rnd64(&seed) >> (rnd64(&seed) & 63);
+		u64 n = rnd_mag(&seed);
+		u64 d = rnd_mag(&seed);
 
 		if (!d)
 			d = 1;
@@ -145,8 +118,8 @@ KTAP_CASE(mul_shr_matches_128bit)
 	int i, bad = 0;
 
 	for (i = 0; i < 200000; i++) {
-		u64 a = rnd64(&seed) >> (rnd64(&seed) & 63);
-		u64 b = rnd64(&seed) >> (rnd64(&seed) & 63);
+		u64 a = rnd_mag(&seed);
+		u64 b = rnd_mag(&seed);
 		unsigned int sh = rnd64(&seed) % 128;
 		unsigned __int128 p = (unsigned __int128)a * b >> sh;
 		u64 want = p > ~0ULL ? ~0ULL : (u64)p;
@@ -163,7 +136,7 @@ KTAP_CASE(isqrt_floor)
 	int i, bad = 0;
 
 	for (i = 0; i < 100000; i++) {
-		u64 x = rnd64(&seed) >> (rnd64(&seed) & 63);
+		u64 x = rnd_mag(&seed);
 		u64 r = aicc_isqrt64(x);
 
 		if (r * r > x || (r + 1) * (r + 1) <= x)

@@ -13,6 +13,7 @@
 #include "aicc_core.h"
 #include "aicc_policy.h"
 #include "ktap.h"
+#include "drv.h"
 
 /* ---------------------------------------------------------------- */
 /* Models                                                             */
@@ -408,15 +409,7 @@ KTAP_CASE(flow_state_budget)
 /* ---------------------------------------------------------------- */
 /* A synthetic path for the envelope tests.                           */
 
-struct path {
-	struct aicc_flow f;
-	struct aicc_params p;
-	const struct aicc_model *model;
-	u64 now;
-	u32 delivered, ce;
-};
-
-static void path_init(struct path *w, const struct aicc_model *m)
+static void path_init(struct drv *w, const struct aicc_model *m)
 {
 	u32 knob[AICC_NR_KNOBS];
 
@@ -424,8 +417,9 @@ static void path_init(struct path *w, const struct aicc_model *m)
 	aicc_params_defaults(knob, AICC_PROF_COLL);
 	aicc_params_set(&w->p, knob);
 	w->model = m;
+	w->mss = 1448;
 	w->now = 5000000000ULL;
-	aicc_flow_init(&w->f, &w->p, 10, 1448, w->now, NULL);
+	aicc_flow_init(&w->f, &w->p, 10, w->mss, w->now, NULL);
 }
 
 /*
@@ -433,36 +427,21 @@ static void path_init(struct path *w, const struct aicc_model *m)
  * @rtt_ns, each with that RTT; @ce of them CE-marked, a loss on the first
  * if @lost.  Returns the OR of the events.
  */
-static unsigned int path_round(struct path *w, u32 rtt_ns, u32 ce, u32 lost)
+static unsigned int path_round(struct drv *w, u32 rtt_ns, u32 ce, u32 lost)
 {
 	u32 n = aicc_cwnd_pkts(&w->f), prior = w->delivered, i;
 	unsigned int ev = 0;
 
-	for (i = 0; i < n; i++) {
-		struct aicc_sample s = { 0 };
-
-		w->now += rtt_ns / n;
-		w->delivered++;
-		w->ce += i < ce;
-		s.now_ns = w->now;
-		s.rtt_ns = rtt_ns;
-		s.srtt_ns = rtt_ns;
-		s.delivered = w->delivered;
-		s.delivered_ce = w->ce;
-		s.prior_delivered = prior;
-		s.acked = 1;
-		s.losses = i == 0 ? lost : 0;
-		s.mss = 1448;
-		s.model = w->model;
-		ev |= aicc_on_ack(&w->f, &w->p, &s);
-	}
+	for (i = 0; i < n; i++)
+		ev |= drv_ack(w, rtt_ns / n, rtt_ns, prior, i < ce,
+			      i == 0 ? lost : 0, 0);
 	return ev;
 }
 
 #define BASE_NS		20000	/* 20 us */
 
 /* fast start, then tracking at a small queue */
-static void path_to_track(struct path *w)
+static void path_to_track(struct drv *w)
 {
 	int i;
 
@@ -475,7 +454,7 @@ static void path_to_track(struct path *w)
 
 KTAP_CASE(no_model_is_classic)
 {
-	struct path a, b;
+	struct drv a, b;
 	struct aicc_model m;
 	unsigned int eva = 0, evb = 0;
 	int i;
@@ -505,7 +484,7 @@ KTAP_CASE(no_model_is_classic)
 
 KTAP_CASE(model_scales_target_within_bounds)
 {
-	struct path a, b, c;
+	struct drv a, b, c;
 	struct aicc_model up, down;
 	unsigned int ev;
 
@@ -542,7 +521,7 @@ KTAP_CASE(model_scales_target_within_bounds)
 
 KTAP_CASE(model_scales_increase)
 {
-	struct path a, b, c;
+	struct drv a, b, c;
 	struct aicc_model fast, slow;
 	u64 w0;
 
@@ -573,7 +552,7 @@ KTAP_CASE(model_scales_increase)
 
 KTAP_CASE(fallback_out_of_range)
 {
-	struct path a, b;
+	struct drv a, b;
 	struct aicc_model m;
 	unsigned int ev;
 	u32 t;
@@ -610,7 +589,7 @@ KTAP_CASE(fallback_out_of_range)
 	ktap_expect(ev & AICC_EV_POL_EVAL, "not back in range: %x", ev);
 }
 
-static unsigned int count_rounds(struct path *w, int n, u32 rtt, u32 lost,
+static unsigned int count_rounds(struct drv *w, int n, u32 rtt, u32 lost,
 				 unsigned int ev_bit, int *hits)
 {
 	unsigned int all = 0;
@@ -628,7 +607,7 @@ static unsigned int count_rounds(struct path *w, int n, u32 rtt, u32 lost,
 
 KTAP_CASE(fallback_watchdog_delay)
 {
-	struct path w;
+	struct drv w;
 	struct aicc_model m;
 	unsigned int ev;
 	int hits, i;
@@ -658,7 +637,7 @@ KTAP_CASE(fallback_watchdog_delay)
 
 KTAP_CASE(fallback_watchdog_loss)
 {
-	struct path w;
+	struct drv w;
 	struct aicc_model m;
 	unsigned int ev = 0;
 	int i;

@@ -6,6 +6,7 @@
 CHECK_UNIT += check-policy
 
 $(BUILD)/test_policy: selftests/core/test_policy.c selftests/core/ktap.h \
+		selftests/core/drv.h \
 		$(CORE_SRCS) $(CORE_HDRS) uapi/aicc_model.h \
 		selftests/policy/build.mk
 	@mkdir -p $(dir $@)

@@ -182,24 +182,38 @@ KTAP_CASE(off_does_nothing)
 	ktap_expect(r.rc == ROCE_LINE_RATE_BPS, "off changed the rate");
 }
 
+/*
+ * One window of 16 packets sent at @t and acknowledged @rtt later, after a
+ * CNP if @cnp.  Returns the time of the ACK.
+ */
+static u64 window(struct roce_rp *r, u64 t, u32 rtt, u32 *psn, bool cnp)
+{
+	int j;
+
+	for (j = 0; j < 16; j++)
+		roce_rp_on_tx(r, &P, t, t, 1024, *psn + j, j == 15);
+	t += rtt;
+	if (cnp)
+		roce_rp_on_cnp(r, &P, t);
+	roce_rp_on_ack(r, &P, t, *psn + 15);
+	*psn += 16;
+	return t;
+}
+
 /* aicc law: a growing RTT (a queue) brings the rate down. */
 KTAP_CASE(aicc_law_delay)
 {
 	struct roce_rp r;
 	u64 t = 0, peak = 0;
 	u32 psn = 100;
-	int i, j;
+	int i;
 
 	params(AICC_ROCE_ALGO_AICC);
 	roce_rp_init(&r, &P, t);
 	for (i = 0; i < 400; i++) {
 		u32 rtt = i < 100 ? 1000000 : 1000000 + (u32)(i - 100) * 100000;
 
-		for (j = 0; j < 16; j++)
-			roce_rp_on_tx(&r, &P, t, t, 1024, psn + j, j == 15);
-		t += rtt;
-		roce_rp_on_ack(&r, &P, t, psn + 15);
-		psn += 16;
+		t = window(&r, t, rtt, &psn, false);
 		if (i == 99)
 			peak = r.rc;
 	}
@@ -216,18 +230,12 @@ KTAP_CASE(aicc_law_cnp)
 	struct roce_rp r;
 	u64 t = 0, before = 0;
 	u32 psn = 0;
-	int i, j;
+	int i;
 
 	params(AICC_ROCE_ALGO_AICC);
 	roce_rp_init(&r, &P, t);
 	for (i = 0; i < 200; i++) {
-		for (j = 0; j < 16; j++)
-			roce_rp_on_tx(&r, &P, t, t, 1024, psn + j, j == 15);
-		t += 1000000;
-		if (i >= 100)
-			roce_rp_on_cnp(&r, &P, t);
-		roce_rp_on_ack(&r, &P, t, psn + 15);
-		psn += 16;
+		t = window(&r, t, 1000000, &psn, i >= 100);
 		if (i == 99)
 			before = r.rc;
 	}
