@@ -307,6 +307,10 @@ enum {
 
 #define COPTS_SHORTOPTS "c:p:jvh"
 
+/* Rows of a struct option table: an option with an argument, a flag. */
+#define GEN_LO_ARG(name, val)	{ name, required_argument, NULL, val }
+#define GEN_LO_FLAG(name, val)	{ name, no_argument, NULL, val }
+
 /*
  * A client mode's options.  copts_start() sets o to the defaults, resets
  * getopt and returns the common long options followed by the mode's own

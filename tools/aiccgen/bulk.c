@@ -523,12 +523,12 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 int cmd_bulk(int argc, char **argv)
 {
 	static const struct option mode_lo[] = {
-		{ "flows", required_argument, NULL, 'n' },
-		{ "time", required_argument, NULL, 't' },
-		{ "stagger", required_argument, NULL, OPT_STAGGER },
-		{ "leave", no_argument, NULL, OPT_LEAVE },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "notsent-lowat", required_argument, NULL, OPT_LOWAT },
+		GEN_LO_ARG("flows", 'n'),
+		GEN_LO_ARG("time", 't'),
+		GEN_LO_ARG("stagger", OPT_STAGGER),
+		GEN_LO_FLAG("leave", OPT_LEAVE),
+		GEN_LO_ARG("interval", OPT_INTERVAL),
+		GEN_LO_ARG("notsent-lowat", OPT_LOWAT),
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bulk b = {

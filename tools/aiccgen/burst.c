@@ -472,15 +472,15 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 int cmd_incast(int argc, char **argv)
 {
 	static const struct option mode_lo[] = {
-		{ "senders", required_argument, NULL, 'n' },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "iters", required_argument, NULL, OPT_ITERS },
-		{ "gap", required_argument, NULL, OPT_GAP },
-		{ "pattern", required_argument, NULL, OPT_PATTERN },
-		{ "rate-mbit", required_argument, NULL, OPT_RATE },
-		{ "base-rtt", required_argument, NULL, OPT_BASE_RTT },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "iter-timeout", required_argument, NULL, OPT_ITER_TIMEOUT },
+		GEN_LO_ARG("senders", 'n'),
+		GEN_LO_ARG("size", OPT_SIZE),
+		GEN_LO_ARG("iters", OPT_ITERS),
+		GEN_LO_ARG("gap", OPT_GAP),
+		GEN_LO_ARG("pattern", OPT_PATTERN),
+		GEN_LO_ARG("rate-mbit", OPT_RATE),
+		GEN_LO_ARG("base-rtt", OPT_BASE_RTT),
+		GEN_LO_ARG("warmup", OPT_WARMUP),
+		GEN_LO_ARG("iter-timeout", OPT_ITER_TIMEOUT),
 		{ NULL, 0, NULL, 0 },
 	};
 	struct burst b = {

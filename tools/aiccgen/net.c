@@ -464,16 +464,16 @@ static void copts_init(struct copts *o)
 }
 
 static const struct option common_lo[] = {
-	{ "host", required_argument, NULL, 'c' },
-	{ "port", required_argument, NULL, 'p' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "cc", required_argument, NULL, OPT_CC },
-	{ "server-cc", required_argument, NULL, OPT_SERVER_CC },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
-	{ "netns", required_argument, NULL, OPT_NETNS },
+	GEN_LO_ARG("host", 'c'),
+	GEN_LO_ARG("port", 'p'),
+	GEN_LO_FLAG("json", 'j'),
+	GEN_LO_FLAG("verbose", 'v'),
+	GEN_LO_FLAG("help", 'h'),
+	GEN_LO_ARG("cc", OPT_CC),
+	GEN_LO_ARG("server-cc", OPT_SERVER_CC),
+	GEN_LO_ARG("timeout", OPT_TIMEOUT),
+	GEN_LO_ARG("connect-timeout", OPT_CONNECT_TIMEOUT),
+	GEN_LO_ARG("netns", OPT_NETNS),
 };
 
 static struct option *copts_longopts(const struct option *mode)

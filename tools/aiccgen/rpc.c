@@ -256,14 +256,14 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 int cmd_rpc(int argc, char **argv)
 {
 	static const struct option mode_lo[] = {
-		{ "req", required_argument, NULL, OPT_REQ },
-		{ "resp", required_argument, NULL, OPT_RESP },
-		{ "rate", required_argument, NULL, OPT_RATE },
-		{ "time", required_argument, NULL, 't' },
-		{ "conns", required_argument, NULL, OPT_CONNS },
-		{ "spacing", required_argument, NULL, OPT_SPACING },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "drain", required_argument, NULL, OPT_DRAIN },
+		GEN_LO_ARG("req", OPT_REQ),
+		GEN_LO_ARG("resp", OPT_RESP),
+		GEN_LO_ARG("rate", OPT_RATE),
+		GEN_LO_ARG("time", 't'),
+		GEN_LO_ARG("conns", OPT_CONNS),
+		GEN_LO_ARG("spacing", OPT_SPACING),
+		GEN_LO_ARG("seed", OPT_SEED),
+		GEN_LO_ARG("drain", OPT_DRAIN),
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rpc r = {

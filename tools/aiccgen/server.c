@@ -449,14 +449,14 @@ static int write_port_file(const char *path, int port)
 int cmd_server(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "port", required_argument, NULL, 'p' },
-		{ "bind", required_argument, NULL, 'B' },
-		{ "cc", required_argument, NULL, OPT_CC },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "port-file", required_argument, NULL, OPT_PORT_FILE },
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
+		GEN_LO_ARG("port", 'p'),
+		GEN_LO_ARG("bind", 'B'),
+		GEN_LO_ARG("cc", OPT_CC),
+		GEN_LO_ARG("duration", OPT_DURATION),
+		GEN_LO_ARG("port-file", OPT_PORT_FILE),
+		GEN_LO_FLAG("json", 'j'),
+		GEN_LO_FLAG("verbose", 'v'),
+		GEN_LO_FLAG("help", 'h'),
 		{ NULL, 0, NULL, 0 },
 	};
 	struct server s = { .lfd = -1 };
