@@ -37,10 +37,16 @@
 #
 # After roce_setup: ROCE_NS (switch namespace), ROCE_A / ROCE_B (IPv4),
 # ROCE_A6 / ROCE_B6 (IPv6), ROCE_DEV_A / ROCE_DEV_B (rxe devices), ROCE_TMP.
-# Helpers: roce_sw CMD..., roce_qstat FIELD, roce_qsample_start/stop/pct,
+# Helpers: roce_sw CMD..., roce_qsample_start [MS] (then topo_qsample_stop
+# and topo_qsample_pct P, from selftests/lib/topo.sh, whose topo_qstat
+# FIELD "$ROCE_NS" sb reads the switch's counters),
 # roce_ping_rtt COUNT, roce_rx_bytes, roce_bg CMD... (killed at cleanup),
 # roce_atexit CMD, roce_write_bw PORT SECS [ARGS] (ib_write_bw A -> B in
 # the background), roce_rping COUNT [SRC DST], roce_gid_index DEV ADDR.
+
+roce_lib=$(dirname "${BASH_SOURCE[0]}")
+# shellcheck source=selftests/lib/topo.sh
+. "$roce_lib/../lib/topo.sh"
 
 ROCE_RATE=${ROCE_RATE:-20mbit}
 ROCE_DELAY=${ROCE_DELAY:-2ms}
@@ -58,7 +64,6 @@ ROCE_NS=
 ROCE_TMP=
 ROCE_BG_PIDS=()
 ROCE_ATEXIT=()
-ROCE_QSAMPLE_PID=
 ROCE_SYSCTL_SAVE=()
 ROCE_RATE_BPS=
 
@@ -117,7 +122,7 @@ roce_cleanup()
 		eval "${ROCE_ATEXIT[i]}" > /dev/null 2>&1
 	done
 	ROCE_ATEXIT=()
-	roce_qsample_stop
+	topo_qsample_stop
 	for p in "${ROCE_BG_PIDS[@]}"; do
 		kill "$p" 2> /dev/null
 	done
@@ -311,77 +316,12 @@ print(e)' "$addr" 2> /dev/null)
 	return 1
 }
 
-# roce_qstat FIELD: counters of the bottleneck's red leaf: sent_bytes
-# sent_pkts drops marks backlog_bytes backlog_pkts.
-roce_qstat()
-{
-	roce_sw tc -s qdisc show dev sb | awk -v want="$1" '
-		/^qdisc / { leaf = ($3 == "10:") }
-		!leaf { next }
-		/ Sent / {
-			v["sent_bytes"] = $2; v["sent_pkts"] = $4;
-			d = $7; gsub(/[^0-9]/, "", d); v["drops"] = d;
-		}
-		/ backlog / {
-			b = $2; sub(/b$/, "", b);
-			if (b ~ /K$/) { sub(/K$/, "", b); b *= 1000 }
-			if (b ~ /M$/) { sub(/M$/, "", b); b *= 1000000 }
-			v["backlog_bytes"] = b;
-			p = $3; sub(/p$/, "", p); v["backlog_pkts"] = p;
-		}
-		{
-			for (i = 1; i < NF; i++)
-				if ($i == "marked")
-					v["marks"] += $(i + 1);
-		}
-		END {
-			if (!(want in v)) v[want] = 0;
-			print v[want];
-		}'
-}
-
 # roce_qsample_start [MS]: sample the bottleneck backlog (bytes) every MS
-# milliseconds (default 50) into $ROCE_TMP/qsample until roce_qsample_stop.
+# milliseconds (default 50) into $ROCE_TMP/qsample with topo.sh's sampler;
+# topo_qsample_stop ends it, topo_qsample_pct P reads its percentiles.
 roce_qsample_start()
 {
-	local s
-
-	s=$(awk -v m="${1:-50}" 'BEGIN { printf "%.3f", m / 1000 }')
-	: > "$ROCE_TMP/qsample"
-	ip netns exec "$ROCE_NS" bash -c '
-		while :; do
-			tc -s qdisc show dev sb | awk "
-				/^qdisc / { leaf = (\$3 == \"10:\") }
-				leaf && / backlog / {
-					b = \$2; sub(/b\$/, \"\", b);
-					if (b ~ /K\$/) { sub(/K\$/, \"\", b); b *= 1000 }
-					if (b ~ /M\$/) { sub(/M\$/, \"\", b); b *= 1000000 }
-					print b; exit
-				}"
-			sleep "$1"
-		done' sh "$s" >> "$ROCE_TMP/qsample" 2> /dev/null &
-	ROCE_QSAMPLE_PID=$!
-}
-
-roce_qsample_stop()
-{
-	[ -n "$ROCE_QSAMPLE_PID" ] || return 0
-	kill "$ROCE_QSAMPLE_PID" 2> /dev/null
-	wait "$ROCE_QSAMPLE_PID" 2> /dev/null
-	ROCE_QSAMPLE_PID=
-}
-
-# roce_qsample_pct P: P-th percentile of the sampled backlog (bytes).
-roce_qsample_pct()
-{
-	sort -n "$ROCE_TMP/qsample" | awk -v p="$1" '
-		{ v[NR] = $1 }
-		END {
-			if (NR == 0) exit 1;
-			i = int((p / 100) * NR + 0.999999); if (i < 1) i = 1;
-			if (i > NR) i = NR;
-			print v[i];
-		}'
+	topo_qsample_start "${1:-50}" "$ROCE_NS" sb "$ROCE_TMP"
 }
 
 # roce_ping_rtt COUNT: "min avg max" ms of pings A -> B through the switch.

@@ -49,22 +49,6 @@ S=/sys/kernel/aicc/roce
 
 ktap_plan 19
 
-# target NAME VALUE LO HI: the issue's goal for a metric; a miss is "not
-# ok ... # TODO" (a known gap, counted as skipped), while the hard checks
-# beside it keep margins wide enough for a noisy emulated machine.
-target()
-{
-	if awk -v v="$2" -v lo="$3" -v hi="$4" \
-		'BEGIN { exit !(v != "" && v + 0 == v && v >= lo + 0 && v <= hi + 0) }'; then
-		ktap_info "$1: $2 (target $3..$4)"
-		ktap_pass "$1"
-	else
-		KTAP_NUM=$((KTAP_NUM + 1))
-		KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
-		echo "not ok $KTAP_NUM $1 # TODO got $2, target $3..$4"
-	fi
-}
-
 unload()
 {
 	rmmod aicc_roce 2> /dev/null
@@ -129,9 +113,9 @@ phase()
 	sleep $((SECS - 6 > 0 ? SECS - 6 : 0))
 	rx1=$(roce_rx_bytes)
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	roce_qsample_stop
-	q50=$(roce_qsample_pct 50)
-	q90=$(roce_qsample_pct 90)
+	topo_qsample_stop
+	q50=$(topo_qsample_pct 50)
+	q90=$(topo_qsample_pct 90)
 	wait "$ROCE_LAST_PID"
 	wbw_rc=$?
 	bw_kbit=$(awk -v a="$rx0" -v b="$rx1" -v t0="$t0" -v t1="$t1" \
@@ -175,11 +159,11 @@ else
 	rtt=$(awk -v a="$on_rtt" -v b="$off_rtt" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 9 }')
 fi
 ktap_expect_range "throughput with cc on / off: not collapsed" "$thr" 0.4 2
-target "throughput with cc on / off: near the bottleneck" "$thr" \
+ktap_target "throughput with cc on / off: near the bottleneck" "$thr" \
 	"${ROCE_MIN_BW_RATIO:-0.7}" 2
 # Under emulation the ping RTT is mostly the busy CPU, not the queue.
 ktap_expect_range "ping RTT on / off: not worse" "$rtt" 0 1.2
-target "ping RTT on / off: falls substantially" "$rtt" 0 "${ROCE_MAX_RTT_RATIO:-0.7}"
+ktap_target "ping RTT on / off: falls substantially" "$rtt" 0 "${ROCE_MAX_RTT_RATIO:-0.7}"
 ktap_expect "queue p50 falls (on $on_q, off $off_q bytes)" \
 	"$on_q -lt $off_q -o $off_q -eq 0"
 ktap_expect "queue p90 falls (on $on_q90, off $off_q90 bytes)" \
