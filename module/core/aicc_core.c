@@ -35,6 +35,8 @@
  *   CE seen:        w <- w * (1 - min(ecn_beta * alpha, max_mdf))
  *                   (the larger of the two cuts)
  *   d1 > T:         w unchanged (d1: this round's delay alone)
+ *   w * min(1, gain * (base + d1) / (base + T)) > 1.25 * delivered + 2:
+ *                   w unchanged (the round did not use its window)
  *   otherwise:      w <- w + ai * max(1, 1/w) + mi * w * (T - d) / T
  *                   (not in app-limited rounds)
  *   RTO:            w <- min(w, packets delivered in the last round)
@@ -61,8 +63,9 @@
  * States (enum aicc_mode):
  *
  *   START   fast start: the window grows by the ACKed packets (doubling per
- *           round) until the queueing delay exceeds start_exit * T, a CE mark
- *           arrives or a packet is lost.  A flow that finds a remembered rate
+ *           round) until the queueing delay exceeds start_exit * T (the
+ *           round's minimum, or one ACK's sample and the smoothed RTT
+ *           both), a CE mark arrives or a packet is lost.  A flow that finds a remembered rate
  *           for its peer skips START and begins in TRACK at that rate.
  *   TRACK   the control law above.
  *   LOSS    one round after a retransmission timeout; the window restarts
@@ -495,7 +498,8 @@ static u64 increase(const struct aicc_flow *f, const struct aicc_params *p,
  * Fast start overshot: the queue it built holds about what the last round
  * delivered beyond one base RTT's worth.  Leave with the window the path
  * carries without a queue, last_del * base / RTT of the round, so the
- * queue drains now rather than over several cut-and-hold rounds.
+ * queue drains now rather than over several cut-and-hold rounds.  Rare:
+ * once per connection or idle restart.
  */
 static void start_exit(struct aicc_flow *f)
 {
@@ -508,6 +512,57 @@ static void start_exit(struct aicc_flow *f)
 		if (w < f->cwnd)
 			f->cwnd = w;
 	}
+}
+
+/*
+ * Fast start's delay exit, checked on every ACK: the queueing delay is
+ * above start_exit * T by the round's smallest sample so far, or by this
+ * ACK's sample and the smoothed RTT both.  The round's minimum comes from
+ * its first packets; while the window doubles, the queue builds behind
+ * them, inside the round -- and a bottleneck that lets a burst through
+ * before it queues (a token bucket) hides it from the first packets
+ * altogether.  Requiring the smoothed RTT too keeps one noisy sample from
+ * ending fast start.  The window to leave with still comes from the
+ * round's minimum (start_exit()): a later sample of the round holds the
+ * queue the doubling itself built, and sizing by it leaves too little.
+ */
+static bool start_delay(const struct aicc_flow *f, const struct aicc_params *p,
+			const struct aicc_sample *s, u32 rtt)
+{
+	u64 lim = aicc_mul_shr(f->target, p->start_exit_q16, 16);
+	u32 r;
+
+	if ((f->flags & AICC_F_HAVE_RTT) &&
+	    f->round_rtt - min_u64(f->round_rtt, f->base_rtt) > lim)
+		return true;
+	if (!rtt || s->ack_delayed || !s->srtt_ns)
+		return false;
+	r = (u32)min_u64(rtt, s->srtt_ns);
+	return r - min_u64(r, f->base_rtt) > lim;
+}
+
+/*
+ * Is the window in use?  A window-limited flow delivers about its window
+ * each round trip -- or, paced at gain * w / (base + T) over a round of
+ * base + d1, that share of it when the queue is below target.  A window
+ * more than a quarter (and two packets) above that is not in use: the
+ * flow is held back by something else (the host, the receiver, a shaper
+ * whose burst allowance lets it send more than the rate for a while).
+ * Once per round: the division is allowed here.
+ */
+static bool window_unused(const struct aicc_flow *f,
+			  const struct aicc_params *p, u32 del, u32 d1)
+{
+	u64 gain = f->cwnd < (u64)AICC_CWND_FLOOR_PKTS << 16 ?
+		   AICC_ONE : p->pacing_gain_q16;
+	u64 pace = aicc_udiv64(((u64)f->base_rtt + d1) << 16,
+			       (u64)f->base_rtt + f->target);
+	u64 w = f->cwnd;
+
+	pace = aicc_mul_shr(pace, gain, 16);
+	if (pace < AICC_ONE)
+		w = aicc_mul_shr(w, pace, 16);
+	return w > ((u64)del + (del >> 2) + 2) << 16;
 }
 
 /* Once per round: signals, target, and the window decision. */
@@ -605,6 +660,13 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 			 * little to cut on (noise must last two rounds) but
 			 * no reason to grow into a queue that is building.
 			 */
+		} else if (window_unused(f, p, del, d1)) {
+			/*
+			 * The round delivered far less than the window: the
+			 * flow is not using it.  Growing it anyway builds a
+			 * window the delay signal never tested, which a burst
+			 * of ACKs later releases into the queue all at once.
+			 */
 		} else if ((f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
 			   !(f->flags & AICC_F_APP_LIMITED)) {
 			/*
@@ -686,10 +748,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		/* grow only while the window, not the application, limits */
 		if (!s->app_limited)
 			f->cwnd += (u64)s->acked << 16;
-		if (ce_seen ||
-		    ((f->flags & AICC_F_HAVE_RTT) &&
-		     f->round_rtt - min_u64(f->round_rtt, f->base_rtt) >
-		     aicc_mul_shr(f->target, p->start_exit_q16, 16))) {
+		if (ce_seen || start_delay(f, p, s, rtt)) {
 			start_exit(f);
 			ev |= AICC_EV_START_EXIT;
 		}

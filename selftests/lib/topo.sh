@@ -87,6 +87,7 @@ TOPO_QSAMPLE_FILE=
 
 topo_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TOPO_AICCGEN=${TOPO_AICCGEN:-$topo_repo/build/aiccgen}
+TOPO_QMON=${TOPO_QMON:-$topo_repo/build/selftests/lib/qmon}
 
 # topo_load_aicc WHO: for the tools that use this testbed outside the
 # selftests (make bench, make demo): tcp_aicc.ko (build/<release>/) and
@@ -404,30 +405,26 @@ topo_qstat()
 
 # topo_qsample_start [INTERVAL_MS [NS DEV DIR]]: sample the backlog (bytes)
 # of the leaf qdisc 10: on DEV in namespace NS (default: the bottleneck,
-# r0 in $TOPO_NS_RTR) every INTERVAL_MS (default 20) in the background into
-# DIR/qsample (default $TOPO_TMP), until topo_qsample_stop.  One sampler
-# at a time; selftests/rdma/roce_lib.sh uses it for its switch too.
+# r0 in $TOPO_NS_RTR) every INTERVAL_MS (default 5) in the background into
+# DIR/qsample (default $TOPO_TMP), one line per sample, until
+# topo_qsample_stop.  One sampler at a time; selftests/rdma/roce_lib.sh
+# uses it for its switch too.  The sampler is qmon (selftests/lib/qmon.c,
+# make selftests): one netlink dump per sample, so a ten-second run has
+# about two thousand samples and its 99th percentile is a measurement,
+# not the largest of a few dozen.  Without qmon built this fails.
 topo_qsample_start()
 {
-	local s ns=${2:-$TOPO_NS_RTR} dev=${3:-r0} dir=${4:-$TOPO_TMP}
+	local ns=${2:-$TOPO_NS_RTR} dev=${3:-r0} dir=${4:-$TOPO_TMP}
+	local us
 
-	s=$(awk -v m="${1:-20}" 'BEGIN { printf "%.3f", m / 1000 }')
-	cat > "$dir/qsample.sh" <<'EOS'
-while :; do
-	tc -s qdisc show dev "$2" | awk '
-		/^qdisc / { leaf = ($3 == "10:") }
-		leaf && / backlog / {
-			b = $2; sub(/b$/, "", b);
-			if (b ~ /K$/) { sub(/K$/, "", b); b *= 1000 }
-			if (b ~ /M$/) { sub(/M$/, "", b); b *= 1000000 }
-			print b; exit
-		}'
-	sleep "$1"
-done
-EOS
+	if [ ! -x "$TOPO_QMON" ]; then
+		topo_err "no $TOPO_QMON (make selftests)"
+		return 1
+	fi
+	us=$(awk -v m="${1:-5}" 'BEGIN { printf "%d", m * 1000 }')
 	TOPO_QSAMPLE_FILE=$dir/qsample
 	: > "$TOPO_QSAMPLE_FILE"
-	ip netns exec "$ns" bash "$dir/qsample.sh" "$s" "$dev" \
+	ip netns exec "$ns" "$TOPO_QMON" "$dev" 10: "$us" \
 		>> "$TOPO_QSAMPLE_FILE" 2>/dev/null &
 	TOPO_QSAMPLE_PID=$!
 }

@@ -7,8 +7,8 @@
 #
 #   1. one bulk flow: aicc's goodput (after the first 2 s) is at least 0.8
 #      of the bottleneck rate (target 0.9), and its p99 queueing delay
-#      (bottleneck backlog sampled every 20 ms over the whole run) at most
-#      1.5 times cubic's (target: half);
+#      (bottleneck backlog sampled every 5 ms by qmon over the whole run)
+#      at most 1.5 times cubic's (target: half);
 #   2. four flows joining 2 s apart from one sender: Jain's index over the
 #      time all four run is at least 0.9 (target 0.95).
 #
@@ -69,7 +69,7 @@ bulk()	# CC PORT -> "goodput_mbit p99_delay_us"
 {
 	local cc=$1 j=$TOPO_TMP/bulk-$1.json
 
-	topo_qsample_start 20
+	topo_qsample_start 5
 	topo_gen 1 bulk -p "$2" -n 1 -t "$SECS" --cc "$cc" \
 		> "$j" 2> "$TOPO_TMP/bulk-$cc.err"
 	topo_qsample_stop

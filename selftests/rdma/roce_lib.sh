@@ -321,7 +321,7 @@ print(e)' "$addr" 2> /dev/null)
 # topo_qsample_stop ends it, topo_qsample_pct P reads its percentiles.
 roce_qsample_start()
 {
-	topo_qsample_start "${1:-50}" "$ROCE_NS" sb "$ROCE_TMP"
+	topo_qsample_start "${1:-10}" "$ROCE_NS" sb "$ROCE_TMP"
 }
 
 # roce_ping_rtt COUNT: "min avg max" ms of pings A -> B through the switch.

@@ -49,7 +49,7 @@ print("%.3f %.3f" % (s["ratio_p50"], s["ratio_p99"]))
 
 bulk()	# -> "mbit q99_us jain"
 {
-	topo_qsample_start 20
+	topo_qsample_start 5
 	topo_gen 1 bulk -p $port -n 2 -t 8 --stagger 2000 --cc aicc \
 		> "$TOPO_TMP/bulk.json" 2>/dev/null
 	topo_qsample_stop

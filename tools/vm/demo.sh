@@ -6,13 +6,13 @@
 #
 # On the host it installs what is missing (tools/vm/deps-if-needed.sh ->
 # scripts/install-deps.sh), builds tcp_aicc.ko for every installed kernel
-# and the tools (make kmods tools), and boots the kernel in QEMU
+# and the tools (make kmods tools selftests), and boots the kernel in QEMU
 # (tools/vm/aicc-vm).  In the guest (demo.sh --guest) it loads tcp_aicc.ko,
 # builds the netns dumbbell of selftests/lib/topo.sh (20 Mbit/s htb
 # bottleneck, RED step-ECN marking at 30 KB, 5 ms netem on the ACK path) and
 # runs, for each of aicc, cubic and dctcp in turn:
 #   - one bulk flow for DEMO_SECS seconds (aiccgen bulk) while sampling the
-#     bottleneck queue every 20 ms: goodput, queueing delay p50/p99,
+#     bottleneck queue every 5 ms: goodput, queueing delay p50/p99,
 #     CE marks, drops, retransmissions;
 #   - an 8-to-1 incast of 128 KB per sender over persistent connections,
 #     10 iterations after 2 warm-up ones (aiccgen incast): completion time
@@ -49,9 +49,9 @@ if [ $guest -eq 0 ]; then
 		exit 2
 	fi
 	bash tools/vm/deps-if-needed.sh "$kernel" || exit 2
-	echo "demo: building (make kmods tools)"
+	echo "demo: building (make kmods tools selftests)"
 	mkdir -p build
-	if ! make -j"$(nproc)" kmods tools > build/demo-build.log 2>&1; then
+	if ! make -j"$(nproc)" kmods tools selftests > build/demo-build.log 2>&1; then
 		tail -n 30 build/demo-build.log >&2
 		echo "demo: build failed (log: build/demo-build.log)" >&2
 		exit 1
@@ -92,7 +92,7 @@ for a in $algos; do
 	port=$((port + 1))
 	echo "demo: $a: bulk flow, ${secs} s"
 	m0=$(topo_qstat marks) d0=$(topo_qstat drops)
-	topo_qsample_start 20
+	topo_qsample_start 5
 	topo_gen 1 bulk -p $port --cc "$a" -t "$secs" > "$out/bulk-$a.json" 2> "$out/bulk-$a.err" ||
 		echo "demo: $a bulk run failed: $(head -c 200 "$out/bulk-$a.err")" >&2
 	topo_qsample_stop
