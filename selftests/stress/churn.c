@@ -45,7 +45,8 @@
 #include "aicc_core.h"
 #include "aicc_policy.h"
 
-#define MAX_LIST	64
+#define MAX_LIST	64	/* ports, algorithms */
+#define MAX_HOSTS	512	/* peers: STRESS_LONG fills the cache from 256 */
 
 static _Noreturn void die(const char *fmt, const char *arg)
 {
@@ -55,15 +56,21 @@ static _Noreturn void die(const char *fmt, const char *arg)
 	exit(2);
 }
 
-/* Split a comma list in place; returns the number of items. */
-static int split(char *s, char **out)
+/* Split a comma list of at most max items in place; returns the count. */
+static int split(char *s, char **out, int max)
 {
 	int n = 0;
 	char *tok, *save = NULL;
 
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_LIST)
-			die("too many items in a list (max 64): '%s'", tok);
+		if (n == max) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg),
+				 "too many items in a list (max %d): '%.100s'",
+				 max, tok);
+			die("%s", msg);
+		}
 		out[n++] = tok;
 	}
 	return n;
@@ -186,7 +193,7 @@ struct target {
 	socklen_t len;
 };
 
-static struct target targets[MAX_LIST * MAX_LIST];
+static struct target targets[MAX_HOSTS * MAX_LIST];
 static int ntargets, nhosts, nports, nccs;
 static char *ccs[MAX_LIST];
 static long total;
@@ -384,7 +391,7 @@ static _Noreturn void print_usage(void)
 
 int main(int argc, char **argv)
 {
-	char *hosts[MAX_LIST], *ports[MAX_LIST];
+	char *hosts[MAX_HOSTS], *ports[MAX_LIST];
 	long parallel = 8, bad = -1;
 	int i;
 
@@ -403,11 +410,11 @@ int main(int argc, char **argv)
 		if (i + 1 >= argc)
 			die("option '%s' needs a value", o);
 		if (!strcmp(o, "-c"))
-			nhosts = split(argv[++i], hosts);
+			nhosts = split(argv[++i], hosts, MAX_HOSTS);
 		else if (!strcmp(o, "-p"))
-			nports = split(argv[++i], ports);
+			nports = split(argv[++i], ports, MAX_LIST);
 		else if (!strcmp(o, "--cc"))
-			nccs = split(argv[++i], ccs);
+			nccs = split(argv[++i], ccs, MAX_LIST);
 		else if (!strcmp(o, "-n"))
 			total = number(argv[++i], 1, 100000000, "-n");
 		else if (!strcmp(o, "-P"))
