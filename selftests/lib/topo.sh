@@ -437,12 +437,15 @@ topo_qsample_stop()
 	TOPO_QSAMPLE_PID=
 }
 
-# topo_qsample_pct P: the P-th percentile of the last sampler's backlog in
-# bytes; topo_qsample_delay_us P: the same as queueing delay at the
-# bottleneck rate.  Empty output when nothing was sampled.
+# topo_qsample_pct P [SKIP]: the P-th percentile of the last sampler's
+# backlog in bytes, leaving out its first SKIP samples (default none: at
+# 5 ms a sample, 400 is the first two seconds); topo_qsample_delay_us P
+# [SKIP]: the same as queueing delay at the bottleneck rate.  Empty output
+# when nothing was sampled.
 topo_qsample_pct()
 {
-	sort -n "${TOPO_QSAMPLE_FILE:-$TOPO_TMP/qsample}" | awk -v p="$1" '
+	tail -n +"$((${2:-0} + 1))" "${TOPO_QSAMPLE_FILE:-$TOPO_TMP/qsample}" |
+	sort -n | awk -v p="$1" '
 		{ v[NR] = $1 }
 		END {
 			if (NR == 0) exit 1;
@@ -456,7 +459,7 @@ topo_qsample_delay_us()
 {
 	local b
 
-	b=$(topo_qsample_pct "$1") || return 1
+	b=$(topo_qsample_pct "$1" "${2:-0}") || return 1
 	awk -v b="$b" -v r="$TOPO_RATE_BPS" 'BEGIN { printf "%.0f\n", b * 8 * 1e6 / r }'
 }
 
