@@ -16,6 +16,18 @@
 # The targets are issue 2's; a miss is reported "not ok ... # TODO" (a
 # known gap, counted as skipped) while the hard checks, with margins wide
 # enough for this noisy emulated machine, guard against regressions.
+#
+# Margins measured 20 runs in a row per kernel on the 2-core build host,
+# otherwise idle (make check-repeat TEST=net/test_aicc_behaviour N=20
+# KERNEL=6.1, then 6.12; commit e9423c5): every hard check passed 40 of
+# 40.  min / median / max, 6.1 and 6.12:
+#   utilisation                      0.948/0.956/0.956  0.947/0.956/0.957
+#   p99 after 2 s / cubic's          0.591/0.714/0.809  0.591/0.667/1.095
+#   Jain, four staggered flows       0.983/0.997/0.999  0.990/0.996/1.000
+#   utilisation, staggered           0.955/0.956/0.956  0.955/0.956/0.956
+# The whole-run p99 target (0.5) was met in 18 and 19 of the 20 runs
+# (0.26-0.46); the misses (0.91-1.68) are runs in which fast start's
+# overshoot lasted long enough to reach the 99th percentile.
 # Both ends run aicc (the receiver's aicc ACKs lone segments at once and
 # echoes CE per packet); cubic talks to a cubic listener.
 
