@@ -768,7 +768,12 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 		f->cwnd = w;
 	clamp_cwnd(f, p);
 	f->mode = AICC_MODE_LOSS;
-	f->flags |= AICC_F_CUT;
+	/*
+	 * A loss for the policy's watchdog too: under heavy loss, windows of
+	 * a packet or two lose their packets to timeouts, not to the
+	 * duplicate ACKs that aicc_on_ack() sees.
+	 */
+	f->flags |= AICC_F_CUT | AICC_F_POL_LOSS;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
 	f->round_end = delivered;
 	update_rate(f, p);

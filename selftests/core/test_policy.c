@@ -667,6 +667,18 @@ KTAP_CASE(fallback_watchdog_loss)
 		ev = path_round(&w, BASE_NS, 0, i % 2 == 0);
 	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
 		    "a loss every other round did not trip the watchdog");
+	/* timeouts count as losses: a model round, then an RTO, repeated */
+	path_init(&w, &m);
+	path_to_track(&w);
+	ev = 0;
+	for (i = 0; i < 4 * AICC_POL_WD_ROUNDS &&
+	     !(ev & AICC_EV_POL_WATCHDOG); i++) {
+		ev = path_round(&w, BASE_NS, 0, 0);
+		aicc_on_rto(&w.f, &w.p, w.delivered);
+		ev |= path_round(&w, BASE_NS, 0, 0);
+	}
+	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
+		    "retransmission timeouts did not trip the watchdog");
 }
 
 KTAP_CASE(features_known_state)

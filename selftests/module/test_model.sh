@@ -138,9 +138,11 @@ e4=$(stat_ policy_evals)
 ktap_expect "inputs out of range: classic rounds counted, none evaluated" \
 	"$r1 -gt $r0 -a $e4 -eq $e3" "out_of_range $r0 -> $r1, evals $e3 -> $e4"
 
-# heavy loss under the model: the watchdog hands flows back to classic
+# heavy loss under the model: the watchdog hands flows back to classic.
+# The loss is on the data path (a's egress): vb's netem carries the ACKs,
+# and 20% ACK loss loses no data.
 cat "$tmp/id.model" > $sys/model
-tc -n "$ns-b" qdisc change dev vb root netem delay 2ms loss 20%
+tc -n "$ns-a" qdisc add dev va root netem loss 20%
 w0=$(stat_ policy_watchdog_trips)
 h0=$(stat_ policy_held_rounds)
 e5=$(stat_ policy_evals)
@@ -162,6 +164,7 @@ else
 	ktap_todo "20% loss: the watchdog holds flows classic" \
 		"trips $w0 -> $w1, held $h0 -> $h1"
 fi
+tc -n "$ns-a" qdisc del dev va root
 echo 1 > $sys/model_unload
 
 # the trained model compiled in, loaded by the module parameter
