@@ -354,6 +354,17 @@ static void clamp_cwnd(struct aicc_flow *f, const struct aicc_params *p)
 }
 
 /* Pacing rate from the window; multiplications only. */
+/* The pacing gain (Q16) of the flow's mode and window. */
+static u64 pacing_gain(const struct aicc_flow *f, const struct aicc_params *p)
+{
+	if (f->mode == AICC_MODE_START)
+		return 2 * AICC_ONE;
+	if (f->mode == AICC_MODE_RESUME ||
+	    f->cwnd < (u64)AICC_CWND_FLOOR_PKTS << 16)
+		return AICC_ONE;
+	return p->pacing_gain_q16;
+}
+
 static void update_rate(struct aicc_flow *f, const struct aicc_params *p)
 {
 	u64 gain, rate;
@@ -362,13 +373,7 @@ static void update_rate(struct aicc_flow *f, const struct aicc_params *p)
 		f->rate = 0;	/* no RTT yet: leave pacing to the caller */
 		return;
 	}
-	if (f->mode == AICC_MODE_START)
-		gain = 2 * AICC_ONE;
-	else if (f->mode == AICC_MODE_RESUME ||
-		 f->cwnd < (u64)AICC_CWND_FLOOR_PKTS << 16)
-		gain = AICC_ONE;
-	else
-		gain = p->pacing_gain_q16;
+	gain = pacing_gain(f, p);
 
 	/* cwnd(Q16) * mss -> bytes per RTT (Q16) -> bytes/s */
 	rate = aicc_mul_shr(f->cwnd * f->mss, f->inv_rtt, 48);
@@ -553,13 +558,12 @@ static bool start_delay(const struct aicc_flow *f, const struct aicc_params *p,
 static bool window_unused(const struct aicc_flow *f,
 			  const struct aicc_params *p, u32 del, u32 d1)
 {
-	u64 gain = f->cwnd < (u64)AICC_CWND_FLOOR_PKTS << 16 ?
-		   AICC_ONE : p->pacing_gain_q16;
 	u64 pace = aicc_udiv64(((u64)f->base_rtt + d1) << 16,
 			       (u64)f->base_rtt + f->target);
 	u64 w = f->cwnd;
 
-	pace = aicc_mul_shr(pace, gain, 16);
+	/* end_round() asks in TRACK: the gain the round was paced at */
+	pace = aicc_mul_shr(pace, pacing_gain(f, p), 16);
 	if (pace < AICC_ONE)
 		w = aicc_mul_shr(w, pace, 16);
 	return w > ((u64)del + (del >> 2) + 2) << 16;
