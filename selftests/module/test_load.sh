@@ -85,13 +85,17 @@ cc_of_flow()
 	local cc
 
 	ip netns exec "$A" iperf3 -c 10.99.0.2 -p 5401 -t 3 "$@" > /dev/null 2>&1 &
-	sleep 1.5
-	# the data connection (the one with bytes in flight) decides
-	cc=$(ip netns exec "$A" ss -tni 'dport = :5401' |
-		awk '/^[[:space:]]/ && /bytes_acked:/ {
-			b = $0; sub(/.*bytes_acked:/, "", b); sub(/ .*/, "", b);
-			if (b + 0 >= max) { max = b + 0; n = $1 }
-		} END { print n }')
+	# the data connection (the one that has sent the most) decides: poll
+	# until it has moved more than the control connection's few bytes
+	for _ in $(seq 25); do
+		sleep 0.1
+		cc=$(ip netns exec "$A" ss -tni 'dport = :5401' |
+			awk '/^[[:space:]]/ && /bytes_acked:/ {
+				b = $0; sub(/.*bytes_acked:/, "", b); sub(/ .*/, "", b);
+				if (b + 0 >= max) { max = b + 0; n = $1 }
+			} END { if (max > 65536) print n }')
+		[ -n "$cc" ] && break
+	done
 	wait $! 2>/dev/null
 	echo "${cc:-none}"
 }
