@@ -118,8 +118,12 @@ u64 aicc_udiv64(u64 n, u64 d)
 	return q;
 }
 
-/* (a * b) >> shift with a 128-bit intermediate, saturating at 2^64 - 1. */
-u64 aicc_mul_shr(u64 a, u64 b, unsigned int shift)
+/*
+ * aicc_mul_shr() for compilers without a 128-bit type: the product from
+ * four 32x32 multiplications.  Also built where __int128 exists, so the
+ * unit tests compare the two.
+ */
+u64 aicc_mul_shr_portable(u64 a, u64 b, unsigned int shift)
 {
 	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
 	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
@@ -365,7 +369,8 @@ static u64 pacing_gain(const struct aicc_flow *f, const struct aicc_params *p)
 	return p->pacing_gain_q16;
 }
 
-static void update_rate(struct aicc_flow *f, const struct aicc_params *p)
+static inline void update_rate(struct aicc_flow *f,
+			       const struct aicc_params *p)
 {
 	u64 gain, rate;
 

@@ -178,8 +178,27 @@ static inline u32 aicc_cwnd_pkts(const struct aicc_flow *f)
 
 /* Fixed-point helpers (exported for the tests and the simulator). */
 u64 aicc_udiv64(u64 n, u64 d);
-u64 aicc_mul_shr(u64 a, u64 b, unsigned int shift);
 u32 aicc_isqrt64(u64 x);
+u64 aicc_mul_shr_portable(u64 a, u64 b, unsigned int shift);
+
+/*
+ * (a * b) >> shift with a 128-bit intermediate, saturating at 2^64 - 1.
+ * Inline: it is most of the per-ACK arithmetic, and with a constant shift
+ * on a 64-bit target it is one multiplication and a double shift.
+ */
+static inline u64 aicc_mul_shr(u64 a, u64 b, unsigned int shift)
+{
+#ifdef __SIZEOF_INT128__
+	__uint128_t m = (__uint128_t)a * b;
+
+	if (shift >= 128)
+		return 0;
+	m >>= shift;
+	return m >> 64 ? ~0ULL : (u64)m;
+#else
+	return aicc_mul_shr_portable(a, b, shift);
+#endif
+}
 
 /* The per-peer rate cache (aicc_mem.c). */
 struct aicc_peer {

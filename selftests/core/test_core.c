@@ -115,7 +115,7 @@ KTAP_CASE(udiv64_exact)
 KTAP_CASE(mul_shr_matches_128bit)
 {
 	u64 seed = 0x1234567ULL;
-	int i, bad = 0;
+	int i, bad = 0, bad_portable = 0;
 
 	for (i = 0; i < 200000; i++) {
 		u64 a = rnd_mag(&seed);
@@ -126,8 +126,11 @@ KTAP_CASE(mul_shr_matches_128bit)
 
 		if (aicc_mul_shr(a, b, sh) != want)
 			bad++;
+		if (aicc_mul_shr_portable(a, b, sh) != want)
+			bad_portable++;
 	}
 	ktap_expect(!bad, "%d products differ", bad);
+	ktap_expect(!bad_portable, "portable: %d products differ", bad_portable);
 }
 
 KTAP_CASE(isqrt_floor)
