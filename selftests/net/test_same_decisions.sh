@@ -89,6 +89,6 @@ ktap_expect "the trace covers thousands of ACKs and many rounds" \
 	"$acks -ge 2000 -a $(num rounds) -ge 50" \
 	"acks $acks, rounds $(num rounds)"
 ktap_expect "the trace covers cuts" "$(num cuts) -ge 1"
-ktap_expect "the trace covers idle restarts" "$(num 'idle resumes') -ge 1"
+ktap_expect "the trace covers idle restarts" "$(num 'idle restarts') -ge 1"
 
 ktap_finish

@@ -89,6 +89,8 @@ t_module_absent() {
 
 t_show_text() {
 	fresh_tree || return 1
+	# a value of our own: the formatting is under test, not the default
+	echo 250 >"$AICC_SYSFS/aicc/target"
 	run "$AICC" show aicc
 	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
 	echo "$OUT" | grep -Eq '^  target +250 permille +0\.25$' || fail "$OUT" || return 1
@@ -116,7 +118,7 @@ t_json_valid() {
 		echo "$OUT" | is_json || fail "$v: invalid JSON" || return 1
 	done
 	run "$AICC" -j show aicc_lat
-	[ "$(echo "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["aicc_lat"]["target"]["value"])')" = 150 ] ||
+	[ "$(echo "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["aicc_lat"]["target"]["value"])')" = "$(knob aicc_lat/target)" ] ||
 		fail "aicc_lat target: $OUT"
 }
 
@@ -174,7 +176,12 @@ t_out_of_range() {
 }
 
 t_rollback() {
+	local sum
 	fresh_tree || return 1
+	printf '250\n' >"$AICC_SYSFS/aicc/target"
+	printf '800\n' >"$AICC_SYSFS/aicc/beta"
+	printf '50\n' >"$AICC_SYSFS/aicc/mi"
+	sum=$(tree_sum)
 	chmod 0444 "$AICC_SYSFS/aicc/pacing_gain"
 	run as_user "$AICC" set aicc target=300 beta=0.5 pacing_gain=2.0 mi=0.2
 	[ $RC = 1 ] || fail "rc $RC: $ERR" || return 1
@@ -182,7 +189,8 @@ t_rollback() {
 		fail "$ERR" || return 1
 	echo "$ERR" | grep -q "rolled back" || fail "$ERR" || return 1
 	[ "$(knob aicc/target)" = 250 ] && [ "$(knob aicc/beta)" = 800 ] &&
-		[ "$(knob aicc/mi)" = 50 ] || fail "not rolled back: target $(knob aicc/target) beta $(knob aicc/beta)"
+		[ "$(knob aicc/mi)" = 50 ] && [ "$(tree_sum)" = "$sum" ] ||
+		fail "not rolled back: target $(knob aicc/target) beta $(knob aicc/beta)"
 }
 
 t_unreadable() {
@@ -201,6 +209,8 @@ t_unreadable() {
 t_profile_roundtrip() {
 	local orig
 	fresh_tree || return 1
+	echo 250 >"$AICC_SYSFS/aicc/target"
+	echo 1 >"$AICC_SYSFS/aicc_bulk/idle_restart"
 	orig=$(tree_sum)
 	run "$AICC" profile save "$TMP/p.conf"
 	[ $RC = 0 ] || fail "save: $ERR" || return 1
@@ -248,19 +258,24 @@ t_profile_malformed() {
 }
 
 t_profile_rollback() {
+	local t0 t1 sum
 	fresh_tree || return 1
+	t0=$(knob aicc/target)
+	t1=$(knob aicc_lat/target)
+	sum=$(tree_sum)
 	chmod 0444 "$AICC_SYSFS/aicc_bulk/target"
 	printf 'aicc.target = 300\naicc_lat.target = 200\naicc_bulk.target = 150\n' \
 		>"$TMP/rb.conf"
 	run as_user "$AICC" profile load "$TMP/rb.conf"
 	[ $RC = 1 ] && echo "$ERR" | grep -q "rolled back" || fail "$RC $ERR" || return 1
-	[ "$(knob aicc/target)" = 250 ] && [ "$(knob aicc_lat/target)" = 150 ] ||
-		fail "not rolled back"
+	[ "$(knob aicc/target)" = "$t0" ] && [ "$(knob aicc_lat/target)" = "$t1" ] &&
+		[ "$(tree_sum)" = "$sum" ] || fail "not rolled back"
 }
 
 t_metrics() {
 	fresh_tree || return 1
 	echo 42 >"$AICC_SYSFS/aicc_lat/stats/rounds"
+	echo 100 >"$AICC_SYSFS/aicc_bulk/target"
 	run "$AICC" metrics
 	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
 	echo "$OUT" >"$TMP/m.prom"

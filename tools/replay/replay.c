@@ -45,7 +45,7 @@ struct record {
 
 struct counts {
 	unsigned long calls, per_call[AICC_NR_TC], flows, skipped;
-	unsigned long rounds, cuts, resumes, mismatches, with_model;
+	unsigned long rounds, cuts, restarts, mismatches, with_model;
 };
 
 static struct rflow flows[MAX_FLOWS];
@@ -300,8 +300,9 @@ static int replay(const struct record *r, struct counts *c,
 		c->rounds++;
 	if (ev & (AICC_EV_DELAY_CUT | AICC_EV_ECN_CUT | AICC_EV_LOSS_CUT))
 		c->cuts++;
-	if (ev & AICC_EV_IDLE_RESUME)
-		c->resumes++;
+	/* either way out of an idle gap, whichever the profile's knob picks */
+	if (ev & (AICC_EV_IDLE_RESUME | AICC_EV_IDLE_RESET))
+		c->restarts++;
 	if (ev != r->ret || memcmp(&fl->f, r->out, sizeof(fl->f))) {
 		c->mismatches++;
 		if (verbose || c->mismatches <= 20)
@@ -387,7 +388,7 @@ int main(int argc, char **argv)
 	printf("aicc-replay: %lu calls on %lu flows (", c.calls, c.flows);
 	for (i = 0; i < AICC_NR_TC; i++)
 		printf("%s%s %lu", i ? ", " : "", call_name[i], c.per_call[i]);
-	printf("); %lu rounds, %lu cuts, %lu idle resumes; %lu skipped; %lu mismatches\n",
-	       c.rounds, c.cuts, c.resumes, c.skipped, c.mismatches);
+	printf("); %lu rounds, %lu cuts, %lu idle restarts; %lu skipped; %lu mismatches\n",
+	       c.rounds, c.cuts, c.restarts, c.skipped, c.mismatches);
 	return c.mismatches ? 1 : 0;
 }

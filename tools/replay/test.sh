@@ -29,10 +29,10 @@ ktap_plan 9
 run "$TMP/t"
 summary=$(echo "$out" | tail -1)
 ktap_info "$summary"
-set -- $(echo "$summary" | sed -E 's/.*; ([0-9]+) rounds, ([0-9]+) cuts, ([0-9]+) idle resumes;.* ([0-9]+) mismatches/\1 \2 \3 \4/')
+set -- $(echo "$summary" | sed -E 's/.*; ([0-9]+) rounds, ([0-9]+) cuts, ([0-9]+) idle restarts;.* ([0-9]+) mismatches/\1 \2 \3 \4/')
 ktap_expect "identical decisions on a generated trace" \
 	"$rc -eq 0 -a ${4:-1} -eq 0"
-ktap_expect "the trace has rounds, cuts and idle resumes" \
+ktap_expect "the trace has rounds, cuts and idle restarts" \
 	"${1:-0} -gt 100 -a ${2:-0} -gt 10 -a ${3:-0} -ge 3"
 
 # Line 2000 is an ACK of the middle flow: change the first byte of its
