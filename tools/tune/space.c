@@ -14,7 +14,16 @@
 /*
  * Search ranges, in knob units.  Narrower than the full ABI ranges where
  * the ends make no sense for a datacenter (a target of 10 base RTTs, an
- * additive increase of 10000 packets per RTT).  Not searched:
+ * additive increase of 10000 packets per RTT), and ecn_beta starts at 200
+ * so a tuned profile never ignores ECN: the simulated fabrics mark only
+ * above a deep threshold, a real one may mark early.  ai stops at two
+ * packets per RTT: it is the one knob in packets, not relative to the base
+ * RTT, and a value right for a 100-packet window (the simulated fabrics)
+ * nearly doubles the 8-packet window of a slow path (the selftests' 20
+ * Mbit/s, 5 ms testbed) every round.  min_cwnd stops at one packet:
+ * the training set's fan-in of 32 never needs a smaller window, but 256
+ * senders at one port do, and a floor of two packets each would fill a
+ * 512 KB buffer by itself.  Not searched:
  * target_max_us, pacing_min_kbps and pacing_max_kbps (safety bounds the
  * simulated fabrics never reach), rate_memory_ms (the simulator keeps
  * connections and has no rate cache), min_rtt_win_ms (runs are shorter
@@ -26,14 +35,14 @@ const struct tune_dim tune_dims[] = {
 	{ AICC_K_FS_RANGE,	0,	3000,	false },
 	{ AICC_K_FS_MIN_CWND,	10,	10000,	true },
 	{ AICC_K_FS_MAX_CWND,	1,	1000,	true },
-	{ AICC_K_AI,		10,	20000,	true },
+	{ AICC_K_AI,		10,	2000,	true },
 	{ AICC_K_MI,		0,	500,	false },
 	{ AICC_K_BETA,		50,	1000,	false },
 	{ AICC_K_MAX_MDF,	50,	900,	false },
 	{ AICC_K_ECN_G,		8,	500,	true },
-	{ AICC_K_ECN_BETA,	0,	1000,	false },
+	{ AICC_K_ECN_BETA,	200,	1000,	false },
 	{ AICC_K_LOSS_BETA,	50,	900,	false },
-	{ AICC_K_MIN_CWND,	1,	2000,	true },
+	{ AICC_K_MIN_CWND,	1,	1000,	true },
 	{ AICC_K_PACING_GAIN,	1000,	3000,	false },
 	{ AICC_K_START_EXIT,	50,	5000,	true },
 	{ AICC_K_IDLE_RESTART,	0,	1,	false },
