@@ -40,7 +40,9 @@
 # Helpers: roce_sw CMD..., roce_qsample_start [MS] (then topo_qsample_stop
 # and topo_qsample_pct P, from selftests/lib/topo.sh, whose topo_qstat
 # FIELD "$ROCE_NS" sb reads the switch's counters),
-# roce_ping_rtt COUNT, roce_rx_bytes, roce_bg CMD... (killed at cleanup),
+# roce_ping_rtt COUNT, roce_rx_bytes, roce_measure WINDOW PINGS MS [SKIP]
+# (goodput, ping and queue of the traffic running), roce_bg CMD... (killed
+# at cleanup),
 # roce_atexit CMD, roce_write_bw PORT SECS [ARGS] (ib_write_bw A -> B in
 # the background), roce_rping COUNT [SRC DST], roce_gid_index DEV ADDR.
 
@@ -334,6 +336,32 @@ roce_ping_rtt()
 roce_rx_bytes()
 {
 	cat /sys/class/net/rb/statistics/rx_bytes
+}
+
+# roce_measure WINDOW PINGS MS [SKIP]: with traffic running, measure for
+# WINDOW seconds: ROCE_KBIT (goodput received at B), ROCE_RTT (average of
+# PINGS pings through the switch in ms, sent first; empty when every one
+# was lost or PINGS is 0), ROCE_Q50 and ROCE_Q90 (the switch's queue in
+# bytes, sampled every MS ms, the first SKIP samples left out).
+roce_measure()
+{
+	local win=$1 pings=$2 ms=$3 skip=${4:-0} rx0 rx1 t0 t1 left
+
+	rx0=$(roce_rx_bytes)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	roce_qsample_start "$ms"
+	ROCE_RTT=
+	[ "$pings" -gt 0 ] && read -r _ ROCE_RTT _ < <(roce_ping_rtt "$pings")
+	left=$(awk -v t0="$t0" -v w="$win" -v now="$(cut -d' ' -f1 /proc/uptime)" \
+		'BEGIN { d = t0 + w - now; printf "%.2f", (d > 0) ? d : 0 }')
+	sleep "$left"
+	rx1=$(roce_rx_bytes)
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	topo_qsample_stop
+	ROCE_Q50=$(topo_qsample_pct 50 "$skip")
+	ROCE_Q90=$(topo_qsample_pct 90 "$skip")
+	ROCE_KBIT=$(awk -v a="$rx0" -v b="$rx1" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { printf "%.0f", (b - a) * 8 / (t1 - t0) / 1000 }')
 }
 
 # roce_write_bw PORT SECS [EXTRA ARGS]: an ib_write_bw server on B and a

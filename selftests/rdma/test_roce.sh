@@ -102,24 +102,14 @@ hw()
 # at B between 2 s and SECS-1 s), rtt_avg (ms), q50, q90 (bytes).
 phase()
 {
-	local name=$1 port=$2 rx0 rx1 t0 t1
+	local name=$1 port=$2
 
 	roce_write_bw "$port" "$SECS"
 	sleep 2
-	rx0=$(roce_rx_bytes)
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	roce_qsample_start 50
-	read -r _ rtt_avg _ < <(roce_ping_rtt 15)
-	sleep $((SECS - 6 > 0 ? SECS - 6 : 0))
-	rx1=$(roce_rx_bytes)
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	topo_qsample_stop
-	q50=$(topo_qsample_pct 50)
-	q90=$(topo_qsample_pct 90)
+	roce_measure $((SECS - 3)) 15 50
 	wait "$ROCE_LAST_PID"
 	wbw_rc=$?
-	bw_kbit=$(awk -v a="$rx0" -v b="$rx1" -v t0="$t0" -v t1="$t1" \
-		'BEGIN { printf "%.0f", (b - a) * 8 / (t1 - t0) / 1000 }')
+	bw_kbit=$ROCE_KBIT rtt_avg=$ROCE_RTT q50=$ROCE_Q50 q90=$ROCE_Q90
 	ktap_info "$name: $bw_kbit kbit/s, ping avg ${rtt_avg:-?} ms, queue p50 $q50 p90 $q90 bytes, ib_write_bw rc $wbw_rc"
 	sleep 1
 }

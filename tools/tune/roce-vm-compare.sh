@@ -72,24 +72,14 @@ port=18600
 # measure NAME: one QP, then two QPs; prints one result line
 measure()
 {
-	local name=$1 rx0 rx1 t0 t1 bw1 rtt q50 q90 bw2 q90b p1 p2
+	local name=$1 bw1 rtt q50 q90 bw2 q90b p1 p2
 
 	port=$((port + 3))
 	roce_write_bw $port "$SECS"
 	sleep 2
-	rx0=$(roce_rx_bytes)
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	roce_qsample_start 10
-	read -r _ rtt _ < <(roce_ping_rtt 10)
-	sleep $((SECS - 5 > 0 ? SECS - 5 : 0))
-	rx1=$(roce_rx_bytes)
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	topo_qsample_stop
-	q50=$(topo_qsample_pct 50 10)
-	q90=$(topo_qsample_pct 90 10)
+	roce_measure $((SECS - 3)) 10 10 10
+	bw1=$ROCE_KBIT rtt=$ROCE_RTT q50=$ROCE_Q50 q90=$ROCE_Q90
 	wait "$ROCE_LAST_PID"
-	bw1=$(awk -v a="$rx0" -v b="$rx1" -v t0="$t0" -v t1="$t1" \
-		'BEGIN { printf "%.0f", (b - a) * 8 / (t1 - t0) / 1000 }')
 	sleep 1
 
 	roce_write_bw $((port + 1)) "$SECS"
@@ -97,17 +87,9 @@ measure()
 	roce_write_bw $((port + 2)) "$SECS"
 	p2=$ROCE_LAST_PID
 	sleep 2
-	rx0=$(roce_rx_bytes)
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	roce_qsample_start 10
-	sleep $((SECS - 4))
-	rx1=$(roce_rx_bytes)
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	topo_qsample_stop
-	q90b=$(topo_qsample_pct 90 10)
+	roce_measure $((SECS - 4)) 0 10 10
+	bw2=$ROCE_KBIT q90b=$ROCE_Q90
 	wait "$p1" "$p2"
-	bw2=$(awk -v a="$rx0" -v b="$rx1" -v t0="$t0" -v t1="$t1" \
-		'BEGIN { printf "%.0f", (b - a) * 8 / (t1 - t0) / 1000 }')
 	sleep 1
 	echo "$name 1qp_kbit $bw1 ping_ms ${rtt:-999} q50 $q50 q90 $q90 2qp_kbit $bw2 2qp_q90 $q90b"
 }
