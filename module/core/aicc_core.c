@@ -357,7 +357,6 @@ static void clamp_cwnd(struct aicc_flow *f, const struct aicc_params *p)
 		f->cwnd = AICC_CWND_MAX;
 }
 
-/* Pacing rate from the window; multiplications only. */
 /* The pacing gain (Q16) of the flow's mode and window. */
 static u64 pacing_gain(const struct aicc_flow *f, const struct aicc_params *p)
 {
@@ -369,6 +368,7 @@ static u64 pacing_gain(const struct aicc_flow *f, const struct aicc_params *p)
 	return p->pacing_gain_q16;
 }
 
+/* Pacing rate from the window; multiplications only. */
 static inline void update_rate(struct aicc_flow *f,
 			       const struct aicc_params *p)
 {
