@@ -153,14 +153,41 @@ static void test_ecn_threshold(void)
 	report(ok, "ecn_marks_exactly_above_threshold");
 }
 
-/* The defaults, with a scenario, a congestion control and its senders. */
+/* What a test changes of the simulator's defaults: the fields not 0. */
+struct over {
+	u32 buffer_kb, ecn_kb, msg_kb, min_rto_us, leaf_hosts, rpc_load;
+	bool no_ecn;		/* ecn_kb 0: no marking */
+	double warmup_ms;
+	const struct sim_cc_ops *cc_ops;
+};
+
+#define SET_IF(c, s, field)	do { if ((s)->field) (c)->field = (s)->field; } \
+	while (0)
+
+/*
+ * The defaults, with a scenario, a congestion control, its senders, the
+ * simulated time and the changes in s (NULL: none).
+ */
 static void setup(struct sim_config *c, enum sim_scenario sc, enum sim_cc cc,
-		  u32 flows)
+		  u32 flows, double time_ms, const struct over *s)
 {
 	sim_config_defaults(c);
 	c->scenario = sc;
 	c->cc = cc;
 	c->flows = flows;
+	c->time_ms = time_ms;
+	if (!s)
+		return;
+	SET_IF(c, s, buffer_kb);
+	SET_IF(c, s, ecn_kb);
+	SET_IF(c, s, msg_kb);
+	SET_IF(c, s, min_rto_us);
+	SET_IF(c, s, leaf_hosts);
+	SET_IF(c, s, rpc_load);
+	SET_IF(c, s, warmup_ms);
+	SET_IF(c, s, cc_ops);
+	if (s->no_ecn)
+		c->ecn_kb = 0;
 }
 
 static int run(struct sim_config *c, struct sim_result *r, const char *what)
@@ -186,9 +213,8 @@ static void test_sim_conservation(void)
 	struct sim_result r;
 	bool ok;
 
-	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 64);
-	c.buffer_kb = 128;
-	c.time_ms = 2;
+	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 64, 2,
+	      &(struct over){ .buffer_kb = 128 });
 	ok = !run(&c, &r, "reno incast 64, 128 KB buffer");
 	ok = ok && r.drops > 0 && r.port_in == r.port_out + r.port_drop +
 		r.port_queued;
@@ -201,9 +227,8 @@ static void test_determinism(void)
 	struct sim_result a, b, d;
 	bool ok;
 
-	setup(&c, SIM_SC_RPC, SIM_CC_DCTCP, 16);
-	c.time_ms = 3;
-	c.rpc_load = 40;
+	setup(&c, SIM_SC_RPC, SIM_CC_DCTCP, 16, 3,
+	      &(struct over){ .rpc_load = 40 });
 	c.seed = 42;
 	ok = !sim_run(&c, &a) && !sim_run(&c, &b);
 	ok = ok && !memcmp(&a, &b, sizeof(a)) && a.msgs_done > 50;
@@ -223,8 +248,7 @@ static void test_line_rate(enum sim_cc cc, const char *name)
 	struct sim_result r;
 	bool ok;
 
-	setup(&c, SIM_SC_LONG, cc, 1);
-	c.time_ms = 5;
+	setup(&c, SIM_SC_LONG, cc, 1, 5, NULL);
 	ok = !run(&c, &r, name);
 	report(ok && r.util > 0.95 && r.drops == 0, name);
 }
@@ -235,8 +259,7 @@ static void test_dctcp_queue(void)
 	struct sim_result r;
 	bool ok;
 
-	setup(&c, SIM_SC_LONG, SIM_CC_DCTCP, 8);
-	c.time_ms = 10;
+	setup(&c, SIM_SC_LONG, SIM_CC_DCTCP, 8, 10, NULL);
 	ok = !run(&c, &r, "dctcp 8 long flows, K 100 KB");
 	/* the queue hovers around K = 100 KB: median within [K/2, 2K] */
 	ok = ok && r.util > 0.95 && r.drops == 0 && r.q_p50_kb >= 50 &&
@@ -250,10 +273,8 @@ static void test_leafspine_alltoall(void)
 	struct sim_result r;
 	bool ok;
 
-	setup(&c, SIM_SC_ALLTOALL, SIM_CC_DCTCP, 16);
-	c.leaf_hosts = 4;
-	c.msg_kb = 32;
-	c.time_ms = 3;
+	setup(&c, SIM_SC_ALLTOALL, SIM_CC_DCTCP, 16, 3,
+	      &(struct over){ .leaf_hosts = 4, .msg_kb = 32 });
 	ok = !run(&c, &r, "dctcp alltoall 16 hosts, 4 leaves");
 	/* every iteration completes, within 10x of the ideal */
 	ok = ok && r.iters >= 3 && r.cct_mean_us < 10 * r.cct_ideal_us &&
@@ -267,8 +288,7 @@ static void test_aicc_single(void)
 	struct sim_result r;
 	bool ok;
 
-	setup(&c, SIM_SC_LONG, SIM_CC_AICC, 1);
-	c.time_ms = 5;
+	setup(&c, SIM_SC_LONG, SIM_CC_AICC, 1, 5, NULL);
 	ok = !run(&c, &r, "aicc 1 long flow");
 	ok = ok && r.util > 0.95 && r.drops == 0 && r.q_p99_kb < c.ecn_kb;
 	report(ok, "aicc_single_flow_line_rate_low_queue");
@@ -280,8 +300,7 @@ static void test_aicc_four(void)
 	struct sim_result r, d;
 	bool ok;
 
-	setup(&c, SIM_SC_LONG, SIM_CC_AICC, 4);
-	c.time_ms = 10;
+	setup(&c, SIM_SC_LONG, SIM_CC_AICC, 4, 10, NULL);
 	ok = !run(&c, &r, "aicc 4 long flows");
 	c.cc = SIM_CC_DCTCP;
 	ok = ok && !run(&c, &d, "dctcp 4 long flows");
@@ -302,10 +321,8 @@ static void test_aicc_incast(void)
 	 * gaps; measured after the first 2 ms (the cold start).  DCTCP's
 	 * floor of 2 packets per flow (770 KB) overflows a 512 KB buffer.
 	 */
-	setup(&c, SIM_SC_INCAST, SIM_CC_DCTCP, 256);
-	c.buffer_kb = 512;
-	c.time_ms = 10;
-	c.warmup_ms = 2;
+	setup(&c, SIM_SC_INCAST, SIM_CC_DCTCP, 256, 10,
+	      &(struct over){ .buffer_kb = 512, .warmup_ms = 2 });
 	ok = !run(&c, &d, "dctcp incast 256, 512 KB");
 	c.cc = SIM_CC_AICC;
 	ok = ok && !run(&c, &a, "aicc incast 256, 512 KB");
@@ -367,11 +384,8 @@ static void test_samples(void)
 	ops.on_ack = probe_ack;
 	memset(&probe, 0, sizeof(probe));
 	/* c.cc is not used: cc_ops overrides it */
-	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 32);
-	c.buffer_kb = 256;
-	c.ecn_kb = 30;
-	c.time_ms = 3;
-	c.cc_ops = &ops;
+	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 32, 3,
+	      &(struct over){ .buffer_kb = 256, .ecn_kb = 30, .cc_ops = &ops });
 	ok = !run(&c, &r, "probe (reno) incast 32, 256 KB, K 30 KB");
 	diag("samples %llu bad %llu app-limited %llu with rtt %llu max ce %llu",
 	     (unsigned long long)probe.samples,
@@ -394,11 +408,8 @@ static void test_loss_recovery(void)
 	bool ok;
 
 	/* drops recovered mostly by SACK-style detection, not timeouts */
-	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 8);
-	c.buffer_kb = 48;
-	c.ecn_kb = 0;
-	c.msg_kb = 512;
-	c.time_ms = 5;
+	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 8, 5,
+	      &(struct over){ .buffer_kb = 48, .no_ecn = true, .msg_kb = 512 });
 	ok = !run(&c, &r, "reno incast 8, 48 KB, no ECN");
 	ok = ok && r.drops > 20 && r.retrans >= r.drops &&
 		r.rtos * 4 < r.drops && r.iters >= 3 && r.ecn_marks == 0;
@@ -411,8 +422,7 @@ static void test_delack(void)
 	struct sim_result a, b;
 	bool ok;
 
-	setup(&c, SIM_SC_LONG, SIM_CC_DCTCP, 2);
-	c.time_ms = 2;
+	setup(&c, SIM_SC_LONG, SIM_CC_DCTCP, 2, 2, NULL);
 	ok = !sim_run(&c, &a);
 	c.delack = 2;
 	ok = ok && !sim_run(&c, &b);
@@ -437,12 +447,9 @@ static void test_rto(void)
 	 * are lost and only the retransmission timer recovers them, with the
 	 * configured minimum; every iteration still completes.
 	 */
-	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 64);
-	c.buffer_kb = 32;
-	c.ecn_kb = 0;
-	c.msg_kb = 16;
-	c.min_rto_us = 100;
-	c.time_ms = 10;
+	setup(&c, SIM_SC_INCAST, SIM_CC_RENO, 64, 10,
+	      &(struct over){ .buffer_kb = 32, .no_ecn = true, .msg_kb = 16,
+			      .min_rto_us = 100 });
 	ok = !run(&c, &r, "reno incast 64, 32 KB buffer");
 	ok = ok && r.rtos > 0 && r.iters >= 2 &&
 		r.cct_p50_us > c.min_rto_us;
