@@ -23,8 +23,27 @@
  * a tuning run replaces (module/core/aicc_defaults.h).
  */
 static const u32 drv_ref_knobs[AICC_NR_KNOBS] = {
-	250, 5, 50000, 500, 100, 100, 1000, 50, 800, 500, 63, 500,
-	300, 300, 1200, 100, 0, 500, 10000, 10000, 1,
+	[AICC_K_TARGET] = 250,
+	[AICC_K_TARGET_MIN] = 5,
+	[AICC_K_TARGET_MAX] = 50000,
+	[AICC_K_FS_RANGE] = 500,
+	[AICC_K_FS_MIN_CWND] = 100,
+	[AICC_K_FS_MAX_CWND] = 100,
+	[AICC_K_AI] = 1000,
+	[AICC_K_MI] = 50,
+	[AICC_K_BETA] = 800,
+	[AICC_K_MAX_MDF] = 500,
+	[AICC_K_ECN_G] = 63,
+	[AICC_K_ECN_BETA] = 500,
+	[AICC_K_LOSS_BETA] = 300,
+	[AICC_K_MIN_CWND] = 300,
+	[AICC_K_PACING_GAIN] = 1200,
+	[AICC_K_PACING_MIN] = 100,
+	[AICC_K_PACING_MAX] = 0,
+	[AICC_K_START_EXIT] = 500,
+	[AICC_K_MEM_LIFE] = 10000,
+	[AICC_K_RTT_WIN] = 10000,
+	[AICC_K_IDLE_RESTART] = 1,
 };
 
 static void drv_init(struct drv *d, unsigned int profile)
@@ -88,6 +107,13 @@ static void drv_to_track(struct drv *d, u32 base)
 	drv_round(d, base, 0, 0);
 	for (i = 0; i < 40 && d->f.mode == AICC_MODE_START; i++)
 		drv_round(d, base * 3, 0, 0);
+}
+
+/* The law's reference knobs, out of fast start on a 100 us path. */
+static void drv_tracking(struct drv *d)
+{
+	drv_init(d, AICC_PROF_COLL);
+	drv_to_track(d, 100000);
 }
 
 /* ---------------------------------------------------------------- */
@@ -269,8 +295,7 @@ KTAP_CASE(delay_decrease_proportional_and_capped)
 	struct drv d;
 	double w0, w1, want;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	drv_round(&d, 100000, 0, 0);
 	drv_round(&d, 100000, 0, 0);
 	/* qdelay 50 us against a target of 25 us (+ flow scaling) */
@@ -299,8 +324,7 @@ KTAP_CASE(one_noisy_round_does_not_cut)
 	struct drv d;
 	double w0;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	drv_round(&d, 100000, 0, 0);
 	drv_round(&d, 100000, 0, 0);
 	drv_round(&d, 900000, 0, 0);	/* a 0.8 ms scheduling hiccup */
@@ -318,8 +342,7 @@ KTAP_CASE(one_round_above_target_holds)
 	unsigned int ev;
 	double w0, w1;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	drv_round(&d, 100000, 0, 0);
 	drv_round(&d, 100000, 0, 0);
 	drv_round(&d, 150000, 0, 0);	/* 50 us of queue, target ~25 us */
@@ -340,8 +363,7 @@ KTAP_CASE(delayed_acks_are_not_queueing_delay)
 	double w0;
 	int i;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	d.f.cwnd = 65536 / 2;	/* half a packet: every ACK is a lone one */
 	w0 = cwnd_pkts(&d);
 	/* base + a 40 ms delayed-ACK timer, each ACK alone */
@@ -408,8 +430,7 @@ KTAP_CASE(ecn_cut_like_dctcp)
 	double w0, want;
 	int i;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	d.f.cwnd = 100ULL << 16;
 	d.f.alpha = 32768;	/* everything marked recently */
 	drv_round_n(&d, 100000, 0, 0, 100);
@@ -436,8 +457,7 @@ KTAP_CASE(loss_cut_once_per_round)
 	u64 w0 = 0;
 	u32 prior, i;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	d.f.cwnd = 100ULL << 16;
 	drv_round_n(&d, 100000, 0, 0, 100);
 	prior = d.delivered;
@@ -458,8 +478,7 @@ KTAP_CASE(rto_restarts_from_delivered)
 {
 	struct drv d;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	d.f.cwnd = 100ULL << 16;
 	drv_round_n(&d, 100000, 0, 0, 30);
 	drv_round_n(&d, 100000, 0, 0, 30);
@@ -475,8 +494,7 @@ KTAP_CASE(flow_scaling_grows_as_window_shrinks)
 	struct drv d;
 	u32 t_small, t_mid, t_big;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	d.f.cwnd = 65536 / 10;		/* 0.1 packet */
 	drv_round_n(&d, 100000, 0, 0, 2);
 	t_small = d.f.target;
@@ -500,8 +518,7 @@ KTAP_CASE(sub_packet_window_paces)
 	u64 want;
 	int i;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	for (i = 0; i < 60; i++)
 		drv_round_n(&d, 1000000, 0, 0, 2);
 	ktap_expect(d.f.cwnd == d.p.min_cwnd_q16,
@@ -565,8 +582,7 @@ KTAP_CASE(idle_resume_and_reset)
 	u64 w;
 	unsigned int ev;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, 100000);
+	drv_tracking(&d);
 	d.f.cwnd = 50ULL << 16;
 	drv_round_n(&d, 100000, 0, 0, 50);
 	d.f.busy_start = (u32)(d.now >> 10);	/* a busy period of 10 rounds */
