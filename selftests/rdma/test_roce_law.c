@@ -200,23 +200,36 @@ static u64 window(struct roce_rp *r, u64 t, u32 rtt, u32 *psn, bool cnp)
 	return t;
 }
 
+/*
+ * The aicc law from its start at time 0: 100 windows at a 1 ms RTT, then
+ * @more windows whose RTT grows by @ramp_ns each, CNP-marked if @cnp.
+ * Returns the rate after the first 100; *@t is the time at the end.
+ */
+static u64 aicc_law_run(struct roce_rp *r, u64 *t, u32 *psn, int more,
+			u32 ramp_ns, bool cnp)
+{
+	u64 rc;
+	int i;
+
+	params(AICC_ROCE_ALGO_AICC);
+	*t = 0;
+	roce_rp_init(r, &P, *t);
+	for (i = 0; i < 100; i++)
+		*t = window(r, *t, 1000000, psn, false);
+	rc = r->rc;
+	for (i = 0; i < more; i++)
+		*t = window(r, *t, 1000000 + (u32)i * ramp_ns, psn, cnp);
+	return rc;
+}
+
 /* aicc law: a growing RTT (a queue) brings the rate down. */
 KTAP_CASE(aicc_law_delay)
 {
 	struct roce_rp r;
-	u64 t = 0, peak = 0;
+	u64 t, peak;
 	u32 psn = 100;
-	int i;
 
-	params(AICC_ROCE_ALGO_AICC);
-	roce_rp_init(&r, &P, t);
-	for (i = 0; i < 400; i++) {
-		u32 rtt = i < 100 ? 1000000 : 1000000 + (u32)(i - 100) * 100000;
-
-		t = window(&r, t, rtt, &psn, false);
-		if (i == 99)
-			peak = r.rc;
-	}
+	peak = aicc_law_run(&r, &t, &psn, 300, 100000, false);
 	ktap_expect(peak > 0 && r.rc < peak / 2,
 		    "rate %llu at 31 ms RTT, %llu at 1 ms",
 		    (unsigned long long)r.rc, (unsigned long long)peak);
@@ -228,17 +241,10 @@ KTAP_CASE(aicc_law_delay)
 KTAP_CASE(aicc_law_cnp)
 {
 	struct roce_rp r;
-	u64 t = 0, before = 0;
+	u64 t, before;
 	u32 psn = 0;
-	int i;
 
-	params(AICC_ROCE_ALGO_AICC);
-	roce_rp_init(&r, &P, t);
-	for (i = 0; i < 200; i++) {
-		t = window(&r, t, 1000000, &psn, i >= 100);
-		if (i == 99)
-			before = r.rc;
-	}
+	before = aicc_law_run(&r, &t, &psn, 100, 0, true);
 	ktap_expect(r.rc < before, "CNPs did not cut: %llu -> %llu",
 		    (unsigned long long)before, (unsigned long long)r.rc);
 	/* stale and future ACKs are ignored */
