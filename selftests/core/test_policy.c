@@ -155,6 +155,31 @@ static void expect_reject(const u8 *b, u32 len, const char *what,
 	}
 }
 
+/* Header faults of one byte: the byte at @off becomes @val, re-sealed. */
+static const struct byte_fault {
+	const char *what, *want;
+	u16 off;
+	u8 val;
+} byte_faults[] = {
+	{ "version 2", "version", 4, 2 },
+	{ "version 0", "version", 4, 0 },
+	{ "header length", "header", 6, 40 },
+	{ "7 inputs", "inputs", 12, 7 },
+	{ "0 hidden", "hidden", 13, 0 },
+	{ "33 hidden", "hidden", 13, 33 },
+	{ "hidden vs length", "length", 13, 15 },
+	{ "3 outputs", "outputs", 14, 3 },
+	{ "activation", "activation", 15, 1 },
+	{ "shift1 16", "scale", 16, 16 },
+	{ "shift2 255", "scale", 17, 255 },
+	{ "no profile", "profile", 18, 0 },
+	{ "profile 3", "profile", 18, 8 },
+	{ "reserved", "reserved", 19, 1 },
+	{ "reserved 2", "reserved", 23, 1 },
+	{ "name control char", "name", 24, '\n' },
+	{ "name after NUL", "name", 47, 'x' },
+};
+
 KTAP_CASE(model_malformed_rejected_whole)
 {
 	struct aicc_model m;
@@ -172,24 +197,12 @@ KTAP_CASE(model_malformed_rejected_whole)
 	} while (0)
 
 	MUTATE("bad magic", "magic", b[0] = 'X');
-	MUTATE("version 2", "version", (b[4] = 2, reseal(b, len)));
-	MUTATE("version 0", "version", (b[4] = 0, reseal(b, len)));
-	MUTATE("header length", "header", (b[6] = 40, reseal(b, len)));
-	MUTATE("7 inputs", "inputs", (b[12] = 7, reseal(b, len)));
-	MUTATE("0 hidden", "hidden", (b[13] = 0, reseal(b, len)));
-	MUTATE("33 hidden", "hidden", (b[13] = 33, reseal(b, len)));
-	MUTATE("hidden vs length", "length", (b[13] = 15, reseal(b, len)));
-	MUTATE("3 outputs", "outputs", (b[14] = 3, reseal(b, len)));
+	for (i = 0; i < sizeof(byte_faults) / sizeof(byte_faults[0]); i++) {
+		const struct byte_fault *f = &byte_faults[i];
+
+		MUTATE(f->what, f->want, (b[f->off] = f->val, reseal(b, len)));
+	}
 	MUTATE("length field", "length", (b[8]++, reseal(b, len)));
-	MUTATE("activation", "activation", (b[15] = 1, reseal(b, len)));
-	MUTATE("shift1 16", "scale", (b[16] = 16, reseal(b, len)));
-	MUTATE("shift2 255", "scale", (b[17] = 255, reseal(b, len)));
-	MUTATE("no profile", "profile", (b[18] = 0, reseal(b, len)));
-	MUTATE("profile 3", "profile", (b[18] = 8, reseal(b, len)));
-	MUTATE("reserved", "reserved", (b[19] = 1, reseal(b, len)));
-	MUTATE("reserved 2", "reserved", (b[23] = 1, reseal(b, len)));
-	MUTATE("name control char", "name", (b[24] = '\n', reseal(b, len)));
-	MUTATE("name after NUL", "name", (b[47] = 'x', reseal(b, len)));
 	/* in_min[0] (offset 80) above in_max[0] (offset 96) */
 	MUTATE("empty range", "range",
 	       (b[80] = 0xff, b[81] = 0x7f, b[96] = 0, b[97] = 0x80,
