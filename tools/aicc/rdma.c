@@ -16,11 +16,15 @@
  * Sysfs: $AICC_SYSFS/roce (default /sys/kernel/aicc/roce).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "aicc_tool.h"
 #include "aicc_roce.h"
@@ -306,6 +310,95 @@ static int rdma_set(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Every knob's current value as a knob file.  All values are read and
+ * checked against the tool's ranges first (a value 'set --file' would
+ * refuse means the tool and the module disagree), then the file is
+ * written to FILE.tmp.PID in FILE's directory and renamed over FILE, so
+ * a failure leaves FILE as it was.
+ */
+static int rdma_save(int argc, char **argv)
+{
+	uint64_t v[AICC_ROCE_NR_KNOBS];
+	const char *out = NULL;
+	char tmp[PATH_MAX], d[512];
+	struct utsname u;
+	FILE *f = stdout;
+	int i, fd, r;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-o")) {
+			err("rdma save: unexpected argument '%s'", argv[i]);
+			return EXIT_USAGE;
+		}
+		if (i + 1 >= argc || out) {
+			err("rdma save: -o takes one FILE, once");
+			return EXIT_USAGE;
+		}
+		out = argv[++i];
+	}
+	if (out && !*out) {
+		err("rdma save: -o: empty file name");
+		return EXIT_USAGE;
+	}
+	if (roce_require())
+		return 1;
+	roce_dir(d, sizeof(d));
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		const struct aicc_roce_knob_desc *k = &aicc_roce_knob_desc[i];
+
+		r = roce_read(i, false, &v[i]);
+		if (r) {
+			err("cannot read %s/%s: %s; nothing saved", d, k->name,
+			    errno_words(-r));
+			return 1;
+		}
+		if (v[i] < k->min || v[i] > k->max) {
+			err("%s/%s is %llu, outside %u..%u (module and tool of different versions?); nothing saved",
+			    d, k->name, (unsigned long long)v[i], k->min, k->max);
+			return 1;
+		}
+	}
+	if (out) {
+		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out,
+				     (int)getpid()) >= sizeof(tmp)) {
+			err("rdma save: -o: file name too long");
+			return EXIT_USAGE;
+		}
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!f) {
+			err("cannot create %s: %s", out, errno_words(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(tmp);
+			}
+			return 1;
+		}
+	}
+	if (uname(&u))
+		strcpy(u.release, "?");
+	fprintf(f, "# aicc_roce knobs saved by 'aicc rdma save' (aicc %s, kernel %s); restore with 'aicc rdma set --file'\n",
+		AICC_VERSION, u.release);
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
+		fprintf(f, "%s = %llu\n", aicc_roce_knob_desc[i].name,
+			(unsigned long long)v[i]);
+	if (!out) {
+		if (fflush(f) || ferror(f)) {
+			err("cannot write the knobs to stdout: %s",
+			    errno_words(errno));
+			return 1;
+		}
+		return 0;
+	}
+	if (ferror(f) | fclose(f) || rename(tmp, out)) {
+		err("cannot write %s: %s", out, errno_words(errno));
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
+}
+
 static void fmt_addr(const uint8_t *a, int family, char *buf, size_t len)
 {
 	if (family == 4)
@@ -494,6 +587,8 @@ static const struct cmd rdma_cmds[] = {
 	{ "show", rdma_show, "", "knobs and counters of aicc_roce" },
 	{ "set", rdma_set, "[--file FILE] [KNOB=VALUE ...]",
 	  "change knobs, all or none (FILE: 'KNOB = VALUE' lines)" },
+	{ "save", rdma_save, "[-o FILE]",
+	  "every knob's current value as a knob file for 'set --file'" },
 	{ "flows", rdma_flows, "", "per-flow telemetry" },
 	{ "export", rdma_export,
 	  "--format mlx5 [-o OUT] [--defaults | --file FILE]",

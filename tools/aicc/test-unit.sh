@@ -470,6 +470,112 @@ assert f["profiles"]["aicc_lat"]["rates"]["rounds"] == 0
 	[ $RC = 2 ] || fail "interval 0 accepted"
 }
 
+# ---- aicc rdma save ----
+
+# fresh_tree plus a fake aicc_roce tree: the knob names of the module's
+# table, each at the lower end of the range 'aicc rdma show' prints for
+# it; then a few knobs moved off it with 'rdma set'.  RK is the tree.
+RK=
+roce_tree() {
+	local k lo
+	fresh_tree || return 1
+	RK=$AICC_SYSFS/roce
+	mkdir -p "$RK/stats" && chmod 0777 "$RK" "$RK/stats" || return 1
+	for k in $(sed -n 's/^\s*RK(AICC_RK_[A-Z0-9_]*, *"\([a-z0-9_]*\)".*/\1/p' \
+		   module/roce/roce_tables.c); do
+		echo 0 >"$RK/$k" && chmod 0666 "$RK/$k" || return 1
+	done
+	"$AICC" rdma show | sed -n 's/^\([a-z0-9_]*\) .* \([0-9]*\)\.\.[0-9]*$/\1 \2/p' |
+		while read -r k lo; do echo "$lo" >"$RK/$k"; done
+	"$AICC" rdma set cc_algo=2 rp_ai_rate=7 flow_timeout_ms=1234 \
+		np_cnp_dscp=26 >/dev/null
+}
+
+# The knob lines of a saved file, without the header.
+knob_lines() { grep -v '^#' "$1"; }
+
+# save, change every knob (to its upper bound), set --file: the tree is
+# back as it was, and every knob has a line.
+t_rdma_save_roundtrip() {
+	local orig n args
+	roce_tree || return 1
+	orig=$(tree_sum)
+	n=$(find "$RK" -maxdepth 1 -type f | wc -l)
+	[ "$n" -ge 20 ] || fail "only $n knobs in the fake tree" || return 1
+	run "$AICC" rdma save -o "$TMP/roce.conf"
+	[ $RC = 0 ] && [ -z "$ERR$OUT" ] || fail "save: rc $RC: $ERR" || return 1
+	[ "$(head -1 "$TMP/roce.conf" | cut -c1)" = "#" ] &&
+		[ "$(grep -c '^#' "$TMP/roce.conf")" = 1 ] &&
+		[ "$(knob_lines "$TMP/roce.conf" | wc -l)" = "$n" ] &&
+		knob_lines "$TMP/roce.conf" | grep -qx 'rp_ai_rate = 7' &&
+		knob_lines "$TMP/roce.conf" | grep -qx 'flow_timeout_ms = 1234' ||
+		fail "content: $(cat "$TMP/roce.conf")" || return 1
+	[ -z "$(find "$TMP" -maxdepth 1 -name 'roce.conf.*')" ] ||
+		fail "temporary file left" || return 1
+	run "$AICC" rdma save
+	[ $RC = 0 ] && [ "$OUT" = "$(cat "$TMP/roce.conf")" ] ||
+		fail "stdout differs from -o: $OUT" || return 1
+	args=$("$AICC" rdma show |
+		sed -n 's/^\([a-z0-9_]*\) .*\.\.\([0-9]*\)$/\1=\2/p')
+	# shellcheck disable=SC2086
+	"$AICC" rdma set $args >/dev/null || return 1
+	[ "$(tree_sum)" != "$orig" ] || fail "set changed nothing" || return 1
+	run "$AICC" rdma set --file "$TMP/roce.conf"
+	[ $RC = 0 ] || fail "set --file: $ERR" || return 1
+	[ "$(tree_sum)" = "$orig" ] || fail "not restored"
+}
+
+# save_refused RC WORDS CMD...: exits RC with one stderr line matching
+# WORDS, and $TMP/keep.conf (if any) is unchanged with no temporary
+# file next to it.
+save_refused() {
+	local rc=$1 words=$2 sum
+	shift 2
+	sum=$(cat "$TMP"/w/keep.conf 2>/dev/null | md5sum)
+	run "$@"
+	[ "$RC" = "$rc" ] || fail "$*: rc $RC, want $rc: $ERR" || return 1
+	[ "$(echo "$ERR" | wc -l)" = 1 ] && echo "$ERR" | grep -q -- "$words" ||
+		fail "$*: stderr '$ERR', want '$words'" || return 1
+	[ "$(cat "$TMP"/w/keep.conf 2>/dev/null | md5sum)" = "$sum" ] ||
+		fail "$*: keep.conf changed" || return 1
+	[ -z "$(find "$TMP"/w -name '*.tmp.*' 2>/dev/null)" ] ||
+		fail "$*: temporary file left" || return 1
+}
+
+t_rdma_save_errors() {
+	local W=$TMP/w
+	roce_tree || return 1
+	rm -rf "$W" && mkdir -p "$W" && chmod 0777 "$W" || return 1
+	echo "# an older file" >"$W/keep.conf"
+	chmod 0666 "$W/keep.conf"
+	save_refused 2 "unexpected argument 'bogus'" "$AICC" rdma save bogus &&
+	save_refused 2 "-o takes one FILE" "$AICC" rdma save -o &&
+	save_refused 2 "-o takes one FILE" "$AICC" rdma save -o "$W/keep.conf" \
+		-o "$W/b" &&
+	save_refused 2 "empty file name" "$AICC" rdma save -o "" &&
+	AICC_SYSFS=$TMP/none save_refused 1 "aicc_roce module not loaded" \
+		"$AICC" rdma save -o "$W/keep.conf" &&
+	save_refused 1 "cannot create $TMP/nodir/x: No such file" \
+		"$AICC" rdma save -o "$TMP/nodir/x" &&
+	save_refused 1 "cannot write $W: " "$AICC" rdma save -o "$W" || return 1
+	[ ! -e "$TMP/nodir" ] || fail "nodir created" || return 1
+	# a directory the user cannot write to: FILE there stays as it was
+	chmod 0555 "$W"
+	save_refused 1 "cannot create $W/keep.conf: Permission denied" \
+		as_user "$AICC" rdma save -o "$W/keep.conf" || return 1
+	chmod 0777 "$W"
+	# a knob that cannot be read, one the tool would refuse: nothing saved
+	chmod 0000 "$RK/rp_gd"
+	save_refused 1 "cannot read $RK/rp_gd: .*nothing saved" \
+		as_user "$AICC" rdma save -o "$W/keep.conf" || return 1
+	chmod 0666 "$RK/rp_gd"
+	echo 99 >"$RK/rp_gd"
+	save_refused 1 "rp_gd is 99, outside 1..15.*nothing saved" \
+		"$AICC" rdma save -o "$W/keep.conf" || return 1
+	[ "$(cat "$W/keep.conf")" = "# an older file" ] ||
+		fail "keep.conf: $(cat "$W/keep.conf")"
+}
+
 t_man_page() {
 	local out
 	command -v groff >/dev/null || { echo "# SKIP no groff"; return 4; }
@@ -508,7 +614,8 @@ t_tune() {
 TESTS=(help module_absent show_text json_valid set_units bad_values
        out_of_range rollback unreadable profile_roundtrip profile_malformed
        profile_rollback metrics flows_loopback flows_filters select_get
-       select_route_netns watch tune man_page)
+       select_route_netns watch tune rdma_save_roundtrip rdma_save_errors
+       man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"
