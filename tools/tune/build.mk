@@ -10,8 +10,10 @@
 #   make tune-roce       the recorded tuning of aicc_roce's knobs (a few
 #                        seconds): tools/tune/results/roce.{log,conf}
 #                        (goodput floor 0.7) and roce-pure.{log,conf}
-#   make check-tune      unit tests (KTAP), with test-load.sh and
+#   make check-tune      unit tests (KTAP), with test-load.sh,
 #                        test-roce.sh (aicc-tune --roce, aicc rdma --file)
+#                        and test-compare.sh (roce-vm-compare.sh's
+#                        argument checks)
 
 TUNE_SRCS := tools/tune/cmaes.c tools/tune/space.c tools/tune/objective.c \
 	     tools/tune/output.c tools/tune/roce.c tools/tune/cli.c
@@ -48,6 +50,7 @@ check-tune: $(BUILD)/aicc-tune-test $(BUILD)/aicc-tune $(BUILD)/aicc \
 	AICC_MKFAKE=$(BUILD)/aicc-mkfake bash tools/tune/test-load.sh || r=1; \
 	AICC_TUNE=$(BUILD)/aicc-tune AICC=$(BUILD)/aicc \
 		bash tools/tune/test-roce.sh || r=1; \
+	bash tools/tune/test-compare.sh || r=1; \
 	exit $$r
 
 # The recorded run.  Budget per profile: TUNE_GENS generations of

@@ -21,22 +21,25 @@ dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$dir/../.." && pwd)
 . "$top/selftests/rdma/roce_lib.sh"
 
+usage="usage: $0 [-r REPS] [-s SECS] FILE..."
 reps=3
 SECS=8
-while getopts "r:s:" o; do
+while getopts ":r:s:" o; do
 	case $o in
 	r) reps=$OPTARG ;;
 	s) SECS=$OPTARG ;;
-	*) echo "usage: $0 [-r REPS] [-s SECS] FILE..." >&2; exit 2 ;;
+	:) echo "$0: -$OPTARG needs a value ($usage)" >&2; exit 2 ;;
+	*) echo "$0: unknown option -$OPTARG ($usage)" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { echo "usage: $0 [-r REPS] [-s SECS] FILE..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "$0: no knob FILE given ($usage)" >&2; exit 2; }
 [[ $reps =~ ^[1-9][0-9]?$ ]] || { echo "$0: -r must be 1..99" >&2; exit 2; }
 [[ $SECS =~ ^[1-9][0-9]?$ && $SECS -ge 6 ]] ||
 	{ echo "$0: -s must be 6..99" >&2; exit 2; }
 for f in "$@"; do
-	[ -r "$f" ] || { echo "$0: cannot read $f" >&2; exit 2; }
+	[ -r "$f" ] && [ ! -d "$f" ] ||
+		{ echo "$0: cannot read knob file $f" >&2; exit 2; }
 done
 
 [ "$(id -u)" = 0 ] && [ "${AICC_VM:-}" = 1 ] ||
@@ -47,7 +50,6 @@ aicc=$top/build/aicc
 	{ echo "$0: no $kdir/aicc_roce.ko or $aicc (make kmods tools)" >&2; exit 4; }
 why=$(roce_prereq)
 [ -z "$why" ] || { echo "$0: $why" >&2; exit 4; }
-S=/sys/kernel/aicc/roce
 
 rmmod aicc_roce 2> /dev/null
 grep -qw aicc /proc/sys/net/ipv4/tcp_available_congestion_control ||
@@ -59,13 +61,16 @@ for d in ra rb; do
 	tc qdisc replace dev $d root fq limit 10000 flow_limit 1000
 done
 
-# The defaults of every knob any FILE sets, as a knob file of their own,
-# so that each arm starts from the same state.
+# Every knob as the module loaded it (its defaults), so that each arm
+# starts from the same state and the run ends in it.  Each FILE is applied
+# once here and the defaults restored: a file 'rdma set --file' refuses
+# (an unknown knob, a value out of range) stops the run with set's own
+# message and its exit status 2 before anything is measured.
 base=$ROCE_TMP/defaults.conf
-: > "$base"
-for k in $(cat "$@" | sed -e 's/#.*//' -e 's/=.*//' | tr -d ' \t' | sort -u); do
-	[ -r "$S/$k" ] || { echo "$0: unknown knob '$k'" >&2; exit 2; }
-	echo "$k = $(cat "$S/$k")" >> "$base"
+"$aicc" rdma save -o "$base" || exit 1
+for f in "$@"; do
+	"$aicc" rdma set --file "$f" > /dev/null || exit
+	"$aicc" rdma set --file "$base" > /dev/null || exit 1
 done
 
 port=18600
@@ -109,7 +114,11 @@ for r in $(seq "$reps"); do
 		echo "$line" >> "$res"
 	done
 done
-"$aicc" rdma set --file "$base" > /dev/null
+"$aicc" rdma set --file "$base" > /dev/null &&
+	"$aicc" rdma save -o "$ROCE_TMP/after.conf" &&
+	cmp -s <(grep -v '^#' "$base") <(grep -v '^#' "$ROCE_TMP/after.conf") ||
+	{ echo "$0: the knobs are not back at the defaults" >&2; exit 1; }
+echo "knobs restored to the defaults"
 
 echo "medians per arm:"
 for a in "${arms[@]}"; do
