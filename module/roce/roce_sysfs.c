@@ -174,6 +174,17 @@ roce_kattr_init(struct roce_kattr *a, unsigned int id, const char *name,
 	return &a->attr.attr;
 }
 
+/* Directory @name in @parent holding the files of @grp. */
+static int roce_dir_add(struct kobject **kobj, const char *name,
+			struct kobject *parent,
+			const struct attribute_group *grp)
+{
+	*kobj = kobject_create_and_add(name, parent);
+	if (!*kobj)
+		return -ENOMEM;
+	return sysfs_create_group(*kobj, grp);
+}
+
 int roce_sysfs_init(void)
 {
 	unsigned int i;
@@ -194,11 +205,7 @@ int roce_sysfs_init(void)
 						    aicc_roce_stat_desc[i].name,
 						    0444, stat_show, NULL);
 
-	ret = -ENOMEM;
-	roce_kobj = kobject_create_and_add("roce", roce_parent);
-	if (!roce_kobj)
-		goto err;
-	ret = sysfs_create_group(roce_kobj, &roce_knob_group);
+	ret = roce_dir_add(&roce_kobj, "roce", roce_parent, &roce_knob_group);
 	if (ret)
 		goto err;
 	roce_flows_attr.size = (loff_t)roce_slots *
@@ -207,11 +214,8 @@ int roce_sysfs_init(void)
 	ret = sysfs_create_bin_file(roce_kobj, &roce_flows_attr);
 	if (ret)
 		goto err;
-	ret = -ENOMEM;
-	roce_stats_kobj = kobject_create_and_add("stats", roce_kobj);
-	if (!roce_stats_kobj)
-		goto err;
-	ret = sysfs_create_group(roce_stats_kobj, &roce_stat_group);
+	ret = roce_dir_add(&roce_stats_kobj, "stats", roce_kobj,
+			   &roce_stat_group);
 	if (ret)
 		goto err;
 	return 0;
