@@ -79,6 +79,47 @@ static double num_arg(const char *opt, const char *s, double lo, double hi,
 	return v;
 }
 
+/*
+ * A numeric option: its range, whether it takes only whole numbers, and
+ * where its value goes (one of d, u, i, q).
+ */
+struct num_opt {
+	int opt;
+	double lo, hi;
+	bool whole;
+	double *d;
+	u32 *u;
+	int *i;
+	u64 *q;
+};
+
+/*
+ * If @opt is one of the @n numeric options in @no, parses optarg into its
+ * variable (exits on a bad value) and returns true.
+ */
+static bool num_opt_set(const struct num_opt *no, size_t n, int opt,
+			const char *name)
+{
+	char flag[64];
+	double v;
+
+	for (; n && no->opt != opt; n--)
+		no++;
+	if (!n)
+		return false;
+	snprintf(flag, sizeof(flag), "--%s", name);
+	v = num_arg(flag, optarg, no->lo, no->hi, no->whole);
+	if (no->d)
+		*no->d = v;
+	else if (no->u)
+		*no->u = (u32)v;
+	else if (no->i)
+		*no->i = (int)v;
+	else
+		*no->q = (u64)v;
+	return true;
+}
+
 static double cpu_s(void)
 {
 	return (double)clock() / CLOCKS_PER_SEC;
@@ -328,6 +369,20 @@ int main(int argc, char **argv)
 	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA];
 	char why[300], header[2048], cmdline[1024] = "";
 	size_t cl = 0;
+	const struct num_opt nums[] = {
+		{ O_FLOOR, 0, 0.95, false, .d = &floor_ },
+		{ O_RATE, 1, 1600, false, .d = &fb.rate_gbit },
+		{ O_RTT, 1, 1000, false, .d = &fb.rtt_us },
+		{ O_HOPS, 1, 8, true, .u = &fb.hops },
+		{ O_BUF, 16, 1048576, true, .u = &fb.buffer_kb },
+		{ O_ECN, 0, 1048576, true, .u = &fb.ecn_kb },
+		{ O_FANIN, 2, 512, true, .u = &fb.fan_in },
+		{ O_RTO, 10, 1000000, true, .u = &fb.min_rto_us },
+		{ O_GEN, 0, 10000, true, .i = &gens },
+		{ O_LAMBDA, 4, CMA_MAX_LAMBDA, true, .i = &lambda },
+		{ O_SIGMA, 0.001, 1, false, .d = &sigma },
+		{ O_SEED, 0, 4294967295.0, true, .q = &seed },
+	};
 
 	fabric_defaults(&fb);
 	mix_defaults(&mx);
@@ -339,12 +394,12 @@ int main(int argc, char **argv)
 				 opt == O_START || opt == O_DEFH ||
 				 opt == O_SOURCE || opt == O_EVAL))
 			tcp_opt = longopts[li].name;
+		if (num_opt_set(nums, sizeof(nums) / sizeof(nums[0]), opt,
+				longopts[li].name))
+			continue;
 		switch (opt) {
 		case O_ROCE:
 			roce = true;
-			break;
-		case O_FLOOR:
-			floor_ = num_arg("--goodput-floor", optarg, 0, 0.95, false);
 			break;
 		case O_PROFILE:
 			profile = sim_parse_profile(optarg);
@@ -352,41 +407,8 @@ int main(int argc, char **argv)
 				die_usage("unknown profile '%s' (aicc, aicc_lat, aicc_bulk)",
 					  optarg);
 			break;
-		case O_RATE:
-			fb.rate_gbit = num_arg("--rate-gbit", optarg, 1, 1600, false);
-			break;
-		case O_RTT:
-			fb.rtt_us = num_arg("--rtt-us", optarg, 1, 1000, false);
-			break;
-		case O_HOPS:
-			fb.hops = num_arg("--hops", optarg, 1, 8, true);
-			break;
-		case O_BUF:
-			fb.buffer_kb = num_arg("--buffer-kb", optarg, 16, 1048576, true);
-			break;
-		case O_ECN:
-			fb.ecn_kb = num_arg("--ecn-kb", optarg, 0, 1048576, true);
-			break;
-		case O_FANIN:
-			fb.fan_in = num_arg("--fan-in", optarg, 2, 512, true);
-			break;
-		case O_RTO:
-			fb.min_rto_us = num_arg("--min-rto-us", optarg, 10, 1000000, true);
-			break;
 		case O_WORK:
 			work = optarg;
-			break;
-		case O_GEN:
-			gens = num_arg("--generations", optarg, 0, 10000, true);
-			break;
-		case O_LAMBDA:
-			lambda = num_arg("--lambda", optarg, 4, CMA_MAX_LAMBDA, true);
-			break;
-		case O_SIGMA:
-			sigma = num_arg("--sigma", optarg, 0.001, 1, false);
-			break;
-		case O_SEED:
-			seed = (u64)num_arg("--seed", optarg, 0, 4294967295.0, true);
 			break;
 		case O_QUICK:
 			quick = true;
