@@ -115,83 +115,71 @@ static int parse_num(const char *s, double lo, double hi, double *out)
  * scenario kind (its weight multiplier, 0 drops it) or one of msg_kb,
  * gap_us, rpc_load, bulk_flows, hosts, time_scale.
  */
-int mix_load(struct tune_mix *mx, const char *file, char *why, size_t len)
+/* One KEY = VALUE line of a workload file (mix_load()) into @ctx. */
+static int mix_line(void *ctx, const struct tune_kv_pos *at, char *key,
+		    char *val)
 {
 	static const struct { const char *key; double lo, hi; } par[] = {
 		{ "msg_kb", 1, 65536 }, { "gap_us", 0, 100000 },
 		{ "rpc_load", 1, 95 }, { "bulk_flows", 1, 64 },
 		{ "hosts", 4, 32 }, { "time_scale", 0.1, 10 },
 	};
-	struct tune_mix m = *mx;
-	char line[512];
-	int ln = 0, i;
-	double any = 0;
-	FILE *f = fopen(file, "r");
+	struct tune_mix *m = ctx;
+	double v;
+	int i;
 
-	if (!f) {
-		snprintf(why, len, "%s: %s", file, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *key, *val;
-		double v;
-		bool done = false;
-		int kv = tune_kv_line(line, &key, &val);
-
-		ln++;
-		if (!kv)
+	for (i = 0; i < TK_NR; i++) {
+		if (strcmp(key, tune_kind_name[i]))
 			continue;
-		if (kv < 0) {
-			snprintf(why, len, "%s:%d: expected KEY = VALUE", file, ln);
-			goto bad;
+		if (parse_num(val, 0, 1000, &v)) {
+			snprintf(at->why, at->len,
+				 "%s:%d: weight of %s must be 0..1000",
+				 at->file, at->ln, key);
+			return -1;
 		}
-		for (i = 0; i < TK_NR && !done; i++) {
-			if (strcmp(key, tune_kind_name[i]))
-				continue;
-			if (parse_num(val, 0, 1000, &v)) {
-				snprintf(why, len, "%s:%d: weight of %s must be 0..1000",
-					 file, ln, key);
-				goto bad;
-			}
-			m.weight[i] = v;
-			done = true;
-		}
-		for (i = 0; i < (int)(sizeof(par) / sizeof(par[0])) && !done; i++) {
-			if (strcmp(key, par[i].key))
-				continue;
-			if (parse_num(val, par[i].lo, par[i].hi, &v)) {
-				snprintf(why, len, "%s:%d: %s must be %g..%g",
-					 file, ln, key, par[i].lo, par[i].hi);
-				goto bad;
-			}
-			if (!strcmp(key, "time_scale"))
-				m.time_scale = v;
-			else if (v != floor(v)) {
-				snprintf(why, len, "%s:%d: %s must be a whole number",
-					 file, ln, key);
-				goto bad;
-			} else if (!strcmp(key, "msg_kb"))
-				m.msg_kb = (u32)v;
-			else if (!strcmp(key, "gap_us"))
-				m.gap_us = (u32)v;
-			else if (!strcmp(key, "rpc_load"))
-				m.rpc_load = (u32)v;
-			else if (!strcmp(key, "bulk_flows"))
-				m.bulk_flows = (u32)v;
-			else
-				m.hosts = (u32)v;
-			done = true;
-		}
-		if (!done) {
-			snprintf(why, len, "%s:%d: unknown key '%s'", file, ln, key);
-			goto bad;
-		}
+		m->weight[i] = v;
+		return 0;
 	}
-	if (ferror(f)) {
-		snprintf(why, len, "%s: read error", file);
-		goto bad;
+	for (i = 0; i < (int)(sizeof(par) / sizeof(par[0])); i++) {
+		if (strcmp(key, par[i].key))
+			continue;
+		if (parse_num(val, par[i].lo, par[i].hi, &v)) {
+			snprintf(at->why, at->len, "%s:%d: %s must be %g..%g",
+				 at->file, at->ln, key, par[i].lo, par[i].hi);
+			return -1;
+		}
+		if (!strcmp(key, "time_scale"))
+			m->time_scale = v;
+		else if (v != floor(v)) {
+			snprintf(at->why, at->len,
+				 "%s:%d: %s must be a whole number",
+				 at->file, at->ln, key);
+			return -1;
+		} else if (!strcmp(key, "msg_kb"))
+			m->msg_kb = (u32)v;
+		else if (!strcmp(key, "gap_us"))
+			m->gap_us = (u32)v;
+		else if (!strcmp(key, "rpc_load"))
+			m->rpc_load = (u32)v;
+		else if (!strcmp(key, "bulk_flows"))
+			m->bulk_flows = (u32)v;
+		else
+			m->hosts = (u32)v;
+		return 0;
 	}
-	fclose(f);
+	snprintf(at->why, at->len, "%s:%d: unknown key '%s'", at->file, at->ln,
+		 key);
+	return -1;
+}
+
+int mix_load(struct tune_mix *mx, const char *file, char *why, size_t len)
+{
+	struct tune_mix m = *mx;
+	double any = 0;
+	int i;
+
+	if (tune_kv_file(file, "KEY = VALUE", mix_line, &m, why, len))
+		return -1;
 	for (i = 0; i < TK_NR; i++)
 		any += m.weight[i];
 	if (any <= 0) {
@@ -200,9 +188,6 @@ int mix_load(struct tune_mix *mx, const char *file, char *why, size_t len)
 	}
 	*mx = m;
 	return 0;
-bad:
-	fclose(f);
-	return -1;
 }
 
 /* ---- building sets ---- */

@@ -115,73 +115,98 @@ int tune_kv_line(char *line, char **key, char **val)
 	return 1;
 }
 
-int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
-		 bool have[AICC_NR_PROFILES][AICC_NR_KNOBS], char *why,
-		 size_t len)
+int tune_kv_file(const char *file, const char *syntax,
+		 int (*fn)(void *ctx, const struct tune_kv_pos *at, char *key,
+			   char *val),
+		 void *ctx, char *why, size_t len)
 {
+	struct tune_kv_pos at = { .file = file, .why = why, .len = len };
 	char line[1024];
-	int ln = 0;
+	int ret = 0;
 	FILE *f = fopen(file, "r");
 
 	if (!f) {
 		snprintf(why, len, "%s: %s", file, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *dot, *name, *val, *end;
-		unsigned long long v;
-		int p, k, kv = tune_kv_line(line, &name, &val);
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char *key, *val;
 
-		ln++;
-		if (!kv)
-			continue;
-		if (kv < 0)
-			goto syntax;
-		dot = strchr(name, '.');
-		if (!dot)
-			goto syntax;
-		*dot = 0;
-		if (!strcmp(name, "global"))
-			continue;	/* the tool's global knobs: not ours */
-		for (p = 0; p < AICC_NR_PROFILES; p++)
-			if (!strcmp(name, aicc_profile_desc[p].name))
-				break;
-		for (k = 0; k < AICC_NR_KNOBS; k++)
-			if (!strcmp(dot + 1, aicc_knob_desc[k].name))
-				break;
-		if (p == AICC_NR_PROFILES || k == AICC_NR_KNOBS) {
-			snprintf(why, len, "%s:%d: unknown knob %s.%s", file,
-				 ln, name, dot + 1);
-			goto bad;
-		}
-		errno = 0;
-		v = strtoull(val, &end, 10);
-		if (!isdigit((unsigned char)*val) || *end || errno) {
-			snprintf(why, len, "%s:%d: %s.%s: '%s' is not a plain integer",
-				 file, ln, name, dot + 1, val);
-			goto bad;
-		}
-		if (aicc_knob_check(k, v)) {
-			snprintf(why, len, "%s:%d: %s.%s = %llu outside %u..%u",
-				 file, ln, name, dot + 1, v,
-				 aicc_knob_desc[k].min, aicc_knob_desc[k].max);
-			goto bad;
-		}
-		if (have[p][k]) {
-			snprintf(why, len, "%s:%d: %s.%s set twice", file, ln,
-				 name, dot + 1);
-			goto bad;
-		}
-		knobs[p][k] = (u32)v;
-		have[p][k] = true;
+		at.ln++;
+		ret = tune_kv_line(line, &key, &val);
+		ret = ret < 0 ? 1 : ret ? fn(ctx, &at, key, val) : 0;
 	}
+	if (ret > 0)
+		snprintf(why, len, "%s:%d: expected %s", file, at.ln, syntax);
+	else if (!ret && ferror(f))
+		snprintf(why, len, "%s: read error", file);
+	ret = ret || ferror(f) ? -1 : 0;
 	fclose(f);
+	return ret;
+}
+
+struct profile_ctx {
+	u32 (*knobs)[AICC_NR_KNOBS];
+	bool (*have)[AICC_NR_KNOBS];
+};
+
+/* One PROFILE.KNOB = VALUE line of read_profile(). */
+static int profile_line(void *ctx, const struct tune_kv_pos *at, char *name,
+			char *val)
+{
+	struct profile_ctx *pc = ctx;
+	char *dot = strchr(name, '.'), *end;
+	unsigned long long v;
+	int p, k;
+
+	if (!dot)
+		return 1;
+	*dot = 0;
+	if (!strcmp(name, "global"))
+		return 0;	/* the tool's global knobs: not ours */
+	for (p = 0; p < AICC_NR_PROFILES; p++)
+		if (!strcmp(name, aicc_profile_desc[p].name))
+			break;
+	for (k = 0; k < AICC_NR_KNOBS; k++)
+		if (!strcmp(dot + 1, aicc_knob_desc[k].name))
+			break;
+	if (p == AICC_NR_PROFILES || k == AICC_NR_KNOBS) {
+		snprintf(at->why, at->len, "%s:%d: unknown knob %s.%s",
+			 at->file, at->ln, name, dot + 1);
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(val, &end, 10);
+	if (!isdigit((unsigned char)*val) || *end || errno) {
+		snprintf(at->why, at->len,
+			 "%s:%d: %s.%s: '%s' is not a plain integer",
+			 at->file, at->ln, name, dot + 1, val);
+		return -1;
+	}
+	if (aicc_knob_check(k, v)) {
+		snprintf(at->why, at->len, "%s:%d: %s.%s = %llu outside %u..%u",
+			 at->file, at->ln, name, dot + 1, v,
+			 aicc_knob_desc[k].min, aicc_knob_desc[k].max);
+		return -1;
+	}
+	if (pc->have[p][k]) {
+		snprintf(at->why, at->len, "%s:%d: %s.%s set twice", at->file,
+			 at->ln, name, dot + 1);
+		return -1;
+	}
+	pc->knobs[p][k] = (u32)v;
+	pc->have[p][k] = true;
 	return 0;
-syntax:
-	snprintf(why, len, "%s:%d: expected PROFILE.KNOB = VALUE", file, ln);
-bad:
-	fclose(f);
-	return -1;
+}
+
+int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
+		 bool have[AICC_NR_PROFILES][AICC_NR_KNOBS], char *why,
+		 size_t len)
+{
+	struct profile_ctx pc = { knobs, have };
+
+	return tune_kv_file(file, "PROFILE.KNOB = VALUE", profile_line, &pc,
+			    why, len);
 }
 
 static const char *const prof_enum[AICC_NR_PROFILES] = {

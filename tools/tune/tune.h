@@ -191,6 +191,23 @@ char *tune_trim(char *s);
  * line, 1 with key and val trimmed (in place), -1 if there is no '='.
  */
 int tune_kv_line(char *line, char **key, char **val);
+/* Where tune_kv_file() is: the file, the line, the caller's message buffer */
+struct tune_kv_pos {
+	const char *file;
+	int ln;
+	char *why;
+	size_t len;
+};
+/*
+ * Hands each KEY = VALUE line of @file to @fn with @ctx (blank lines and
+ * comments skipped).  @fn returns 0 to go on, -1 after writing at->why, or
+ * 1 for a syntax error, as is a line without '=': "FILE:N: expected
+ * @syntax".  Returns 0, or -1 with why set (the file is closed either way).
+ */
+int tune_kv_file(const char *file, const char *syntax,
+		 int (*fn)(void *ctx, const struct tune_kv_pos *at, char *key,
+			   char *val),
+		 void *ctx, char *why, size_t len);
 /*
  * Files are written to FILE.tmpPID (starting with header, if any), then
  * renamed over FILE by tune_finish().
