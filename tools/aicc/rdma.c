@@ -170,8 +170,9 @@ static int check_assign(const char *where, const char *name, const char *val,
 	}
 	k = &aicc_roce_knob_desc[i];
 	if (parse_u64(val, &x) || x < k->min || x > k->max) {
-		err("%s: %s=%s: must be an integer in %u..%u %s", where, name,
-		    val, k->min, k->max, roce_unit_name[k->unit]);
+		err("%s: %s=%s: must be an integer in %u..%u%s%s", where, name,
+		    val, k->min, k->max, *roce_unit_name[k->unit] ? " " : "",
+		    roce_unit_name[k->unit]);
 		return -1;
 	}
 	if (dup && have[i]) {
@@ -354,7 +355,8 @@ static int rdma_save(int argc, char **argv)
 			return 1;
 		}
 		if (v[i] < k->min || v[i] > k->max) {
-			err("%s/%s is %llu, outside %u..%u (module and tool of different versions?); nothing saved",
+			/* set --file would refuse it: another module version */
+			err("%s/%s = %llu, outside the tool's %u..%u; nothing saved",
 			    d, k->name, (unsigned long long)v[i], k->min, k->max);
 			return 1;
 		}
@@ -378,7 +380,7 @@ static int rdma_save(int argc, char **argv)
 	}
 	if (uname(&u))
 		strcpy(u.release, "?");
-	fprintf(f, "# aicc_roce knobs saved by 'aicc rdma save' (aicc %s, kernel %s); restore with 'aicc rdma set --file'\n",
+	fprintf(f, "# aicc_roce knobs (aicc %s, kernel %s); load: aicc rdma set --file F\n",
 		AICC_VERSION, u.release);
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
 		fprintf(f, "%s = %llu\n", aicc_roce_knob_desc[i].name,

@@ -570,7 +570,7 @@ t_rdma_save_errors() {
 		as_user "$AICC" rdma save -o "$W/keep.conf" || return 1
 	chmod 0666 "$RK/rp_gd"
 	echo 99 >"$RK/rp_gd"
-	save_refused 1 "rp_gd is 99, outside 1..15.*nothing saved" \
+	save_refused 1 "$RK/rp_gd = 99, outside the tool's 1..15; nothing saved" \
 		"$AICC" rdma save -o "$W/keep.conf" || return 1
 	[ "$(cat "$W/keep.conf")" = "# an older file" ] ||
 		fail "keep.conf: $(cat "$W/keep.conf")"

@@ -9,7 +9,7 @@
 # script applies each FILE once before measuring).
 
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 CMP=tools/tune/roce-vm-compare.sh
 CONF=tools/tune/results/roce.conf
 
