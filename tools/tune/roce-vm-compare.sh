@@ -15,7 +15,9 @@
 # ping RTT through the bottleneck, 999 when every probe was lost), then
 # two queue pairs at once (their total goodput and queue p90).  Prints one line per run and arm, and the
 # medians per arm.  Timing-sensitive: run it on an otherwise idle machine.
-# Exit 4 when the prerequisites are missing (as a selftest would).
+# Exit 4 when the prerequisites are missing (as a selftest would), 2 for
+# bad arguments or a FILE that 'aicc rdma set --file' refuses (checked
+# before measuring); every knob ends at the module's defaults.
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$dir/../.." && pwd)
