@@ -97,7 +97,7 @@ struct num_opt {
  * If @opt is one of the @n numeric options in @no, parses optarg into its
  * variable (exits on a bad value) and returns true.
  */
-static bool num_opt_set(const struct num_opt *no, size_t n, int opt,
+static bool num_opt_set(const struct num_opt *no, int n, int opt,
 			const char *name)
 {
 	char flag[64];
@@ -209,11 +209,8 @@ static void print_knob_diff(const u32 *def, const u32 *best)
 			"permille", "us", "ms", "mpkt", "pkt", "kbit/s",
 			"bool", "count",
 		};
-		bool searched = false;
-		int j;
+		bool searched = space_has_knob(tune_dims, tune_nr_dims, i);
 
-		for (j = 0; j < tune_nr_dims; j++)
-			searched |= tune_dims[j].knob == i;
 		out("%-18s %12u %12u  %s%s\n", aicc_knob_desc[i].name, def[i],
 		    best[i], units[aicc_knob_desc[i].unit],
 		    searched ? "" : " (not searched)");
@@ -394,8 +391,7 @@ int main(int argc, char **argv)
 				 opt == O_START || opt == O_DEFH ||
 				 opt == O_SOURCE || opt == O_EVAL))
 			tcp_opt = longopts[li].name;
-		if (num_opt_set(nums, sizeof(nums) / sizeof(nums[0]), opt,
-				longopts[li].name))
+		if (num_opt_set(nums, TUNE_NR(nums), opt, longopts[li].name))
 			continue;
 		switch (opt) {
 		case O_ROCE:

@@ -140,7 +140,7 @@ static int mix_line(void *ctx, const struct tune_kv_pos *at, char *key,
 		m->weight[i] = v;
 		return 0;
 	}
-	for (i = 0; i < (int)(sizeof(par) / sizeof(par[0])); i++) {
+	for (i = 0; i < TUNE_NR(par); i++) {
 		if (strcmp(key, par[i].key))
 			continue;
 		if (parse_num(val, par[i].lo, par[i].hi, &v)) {

@@ -21,8 +21,6 @@
 
 #include "tune.h"
 
-#define NR_SCEN(a)	((int)(sizeof(a) / sizeof((a)[0])))
-
 /*
  * Search ranges, in knob units (rates Mbit/s, times us).  The scenarios
  * run at Soft-RoCE scale (20 to 50 Mbit/s, 0.5 to 4 ms), so rate steps
@@ -49,7 +47,7 @@ const struct tune_dim roce_dims[] = {
 	{ AICC_RK_NP_MIN_TIME_CNPS,	50,	50000,	true },
 };
 
-const int roce_nr_dims = sizeof(roce_dims) / sizeof(roce_dims[0]);
+const int roce_nr_dims = TUNE_NR(roce_dims);
 
 /* One scenario: QPs, Mbit/s, base RTT us, payload, window, ECN and buffer KB */
 struct roce_scen {
@@ -107,9 +105,9 @@ void roce_build_set(struct roce_set *set, bool held_out, bool quick,
 	memset(set, 0, sizeof(*set));
 	set->goodput_floor = floor;
 	if (held_out)
-		add_cases(set, roce_held, NR_SCEN(roce_held), quick);
+		add_cases(set, roce_held, TUNE_NR(roce_held), quick);
 	else
-		add_cases(set, roce_train, NR_SCEN(roce_train), quick);
+		add_cases(set, roce_train, TUNE_NR(roce_train), quick);
 }
 
 int roce_evaluate(const struct roce_set *set, const u32 *knobs,
@@ -169,12 +167,7 @@ void roce_from_knobs(const u32 *knobs, double *x)
 
 bool roce_searched(int knob)
 {
-	int i;
-
-	for (i = 0; i < roce_nr_dims; i++)
-		if (roce_dims[i].knob == knob)
-			return true;
-	return false;
+	return space_has_knob(roce_dims, roce_nr_dims, knob);
 }
 
 int roce_knobs_valid(const u32 knobs[AICC_ROCE_NR_KNOBS], char *why,

@@ -48,7 +48,17 @@ const struct tune_dim tune_dims[] = {
 	{ AICC_K_IDLE_RESTART,	0,	1,	false },
 };
 
-const int tune_nr_dims = sizeof(tune_dims) / sizeof(tune_dims[0]);
+const int tune_nr_dims = TUNE_NR(tune_dims);
+
+bool space_has_knob(const struct tune_dim *dims, int n, int knob)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (dims[i].knob == knob)
+			return true;
+	return false;
+}
 
 void space_init(struct tune_space *sp, int profile, const u32 *base)
 {

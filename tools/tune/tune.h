@@ -90,9 +90,14 @@ struct tune_space {
 	u32 base[AICC_NR_KNOBS];	/* values of the knobs not searched */
 };
 
+/* The number of elements of array @a */
+#define TUNE_NR(a)	((int)(sizeof(a) / sizeof((a)[0])))
+
 /* The searched knobs; every other knob stays at base[] (the defaults). */
 extern const struct tune_dim tune_dims[];
 extern const int tune_nr_dims;
+/* Whether @knob is one of the @n searched in @dims */
+bool space_has_knob(const struct tune_dim *dims, int n, int knob);
 
 void space_init(struct tune_space *sp, int profile, const u32 *base);
 double space_to_unit(const struct tune_dim *dm, u32 v);
