@@ -155,6 +155,8 @@ static void expect_reject(const u8 *b, u32 len, const char *what,
 	}
 }
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* Header faults of one byte: the byte at @off becomes @val, re-sealed. */
 static const struct byte_fault {
 	const char *what, *want;
@@ -197,7 +199,7 @@ KTAP_CASE(model_malformed_rejected_whole)
 	} while (0)
 
 	MUTATE("bad magic", "magic", b[0] = 'X');
-	for (i = 0; i < sizeof(byte_faults) / sizeof(byte_faults[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(byte_faults); i++) {
 		const struct byte_fault *f = &byte_faults[i];
 
 		MUTATE(f->what, f->want, (b[f->off] = f->val, reseal(b, len)));

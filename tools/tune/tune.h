@@ -203,6 +203,7 @@ struct tune_kv_pos {
 	char *why;
 	size_t len;
 };
+
 /*
  * Hands each KEY = VALUE line of @file to @fn with @ctx (blank lines and
  * comments skipped).  @fn returns 0 to go on, -1 after writing at->why, or
