@@ -165,11 +165,13 @@ static void print_json(const struct sim_config *c, const struct sim_result *r,
 	       r->q_p50_kb, r->q_p99_kb, r->q_max_kb, r->q_p99_us,
 	       r->q_max_us);
 	printf("  \"drops\": %llu, \"ack_drops\": %llu, \"ecn_marks\": %llu, "
-	       "\"pkts_sent\": %llu, \"retrans\": %llu, \"rtos\": %llu,\n",
+	       "\"pkts_sent\": %llu, \"retrans\": %llu, \"rtos\": %llu, "
+	       "\"rtos_window\": %llu,\n",
 	       (unsigned long long)r->drops, (unsigned long long)r->ack_drops,
 	       (unsigned long long)r->ecn_marks,
 	       (unsigned long long)r->pkts_sent,
-	       (unsigned long long)r->retrans, (unsigned long long)r->rtos);
+	       (unsigned long long)r->retrans, (unsigned long long)r->rtos,
+	       (unsigned long long)r->rtos_win);
 	print_cc_events(r, "  \"cc_cuts\": {\"delay\": %llu, \"ecn\": %llu, "
 			"\"loss\": %llu, \"start_exits\": %llu, "
 			"\"idle_resumes\": %llu, \"idle_resets\": %llu},\n");
@@ -224,7 +226,8 @@ static void print_table(const struct sim_config *c,
 	       (unsigned long long)r->drops_win,
 	       (unsigned long long)r->ecn_marks,
 	       (unsigned long long)r->ack_drops);
-	printf("timeouts      %llu\n", (unsigned long long)r->rtos);
+	printf("timeouts      %llu (%llu in window)\n",
+	       (unsigned long long)r->rtos, (unsigned long long)r->rtos_win);
 	print_cc_events(r, "cc events     cuts: delay %llu, ecn %llu, loss %llu; "
 			"start exits %llu; idle resumes %llu, resets %llu\n");
 	if (r->msgs_done || r->msgs_open) {

@@ -703,6 +703,8 @@ static void on_rto(struct sim *s, struct flow *f)
 		return;
 	}
 	s->r->rtos++;
+	if (s->now >= s->w0 && s->now <= s->w1)
+		s->r->rtos_win++;
 	f->rq.head = 0;
 	f->rq.tail = 0;
 	f->txq.head = 0;

@@ -117,6 +117,7 @@ struct sim_result {
 	u64 port_in, port_out, port_drop, port_queued;
 	u64 ack_drops;
 	u64 pkts_sent, retrans, rtos;
+	u64 rtos_win;		/* ... of which in the measurement window */
 	u64 acks_sent;
 	/* flows */
 	struct sim_fct_class fct[SIM_NR_FCT];

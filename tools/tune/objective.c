@@ -441,9 +441,15 @@ double case_objective(const struct tune_set *set, int i,
 	if (tc->kind == TK_STAGGER || (tc->kind == TK_LONG &&
 				       tc->cfg.flows > 1))
 		t[TT_UNFAIR] = r->jain < 1 ? 1 - r->jain : 0;
-	if (r->drops_win || r->rtos)
+	/*
+	 * Losses after the warm-up only, as the queue and the other terms:
+	 * a cold start of hundreds of flows at the initial window overflows
+	 * any buffer whatever the knobs, and counting it would leave the
+	 * term the same for every candidate of a high fan-in case.
+	 */
+	if (r->drops_win || r->rtos_win)
 		t[TT_LOSS] = 1 + 0.25 * log2(1.0 + r->drops_win) +
-			0.5 * log2(1.0 + r->rtos);
+			0.5 * log2(1.0 + r->rtos_win);
 	for (k = 0; k < TT_NR; k++) {
 		if (term)
 			term[k] = t[k];
@@ -468,6 +474,8 @@ int evaluate(const struct tune_set *set, int cc, const u32 *knobs,
 		c.cc = cc;
 		if (cc == SIM_CC_AICC)
 			c.knobs[set->profile] = knobs;
+		else	/* a baseline: no aicc knobs at all */
+			memset(c.knobs, 0, sizeof(c.knobs));
 		memset(&r, 0, sizeof(r));
 		if (sim_run(&c, &r)) {
 			if (!ev->errors)
@@ -484,7 +492,7 @@ int evaluate(const struct tune_set *set, int cc, const u32 *knobs,
 			ev->slow[i] = ev->term[i][TT_SLOW];
 			ev->jain[i] = r.jain;
 			ev->drops[i] = r.drops_win;
-			ev->rtos[i] = r.rtos;
+			ev->rtos[i] = r.rtos_win;
 			ev->sim_events += r.events;
 		}
 		ev->cobj[i] = j;
