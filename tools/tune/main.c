@@ -158,8 +158,12 @@ static int defaults_h_main(const char *outf, const char *source, int nf,
 	return 0;
 }
 
-/* One profile's knobs from a profile file (others' lines are checked too). */
-static void load_knobs(const char *file, int profile, u32 *out)
+/*
+ * One profile's knobs from a profile file (others' lines are checked too);
+ * with @all, every profile's knobs (the file's, else the built-in ones).
+ */
+static void load_knobs(const char *file, int profile, u32 *out,
+		       u32 (*all)[AICC_NR_KNOBS])
 {
 	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
 	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
@@ -171,10 +175,30 @@ static void load_knobs(const char *file, int profile, u32 *out)
 		aicc_params_defaults(kn[i], i);
 	if (read_profile(file, kn, have, why, sizeof(why)))
 		die("%s", why);
+	if (all)
+		memcpy(all, kn, sizeof(kn));
 	memcpy(out, kn[profile], sizeof(kn[profile]));
 	space_repair(out);
 	if (knobs_valid(out, why, sizeof(why)))
 		die("%s: %s", file, why);
+}
+
+/*
+ * The knobs the profiles other than the tuned one run with, in scenarios
+ * that mix profiles: --start's, so that a run from a recorded start file
+ * does not depend on the table the module ships (the run's own result).
+ */
+static u32 start_all[AICC_NR_PROFILES][AICC_NR_KNOBS];
+
+static void others_from(struct tune_set *set, int profile,
+			const u32 (*all)[AICC_NR_KNOBS])
+{
+	int i, p;
+
+	for (i = 0; i < set->n; i++)
+		for (p = 0; p < AICC_NR_PROFILES; p++)
+			if (p != profile)
+				set->c[i].cfg.knobs[p] = all[p];
 }
 
 enum {
@@ -483,9 +507,9 @@ int main(int argc, char **argv)
 
 	aicc_params_defaults(def, profile);
 	if (start)
-		load_knobs(start, profile, def);
+		load_knobs(start, profile, def, start_all);
 	if (evalf) {
-		load_knobs(evalf, profile, best);
+		load_knobs(evalf, profile, best, NULL);
 		gens = 0;
 	}
 
@@ -501,6 +525,11 @@ int main(int argc, char **argv)
 		die("the workload mix leaves no %s scenario for profile %s",
 		    !train->n ? "training" : "held-out",
 		    aicc_profile_desc[profile].name);
+	if (start) {
+		/* mixed scenarios run the other profiles at the start file's */
+		others_from(train, profile, start_all);
+		others_from(held, profile, start_all);
+	}
 	if (logfile) {
 		logf_ = fopen(logfile, "w");
 		if (!logf_)
