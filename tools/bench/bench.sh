@@ -21,7 +21,9 @@
 #    build/bench/cpu.txt.
 # 4. Report (tools/bench/report.py): build/bench/report.txt (also printed),
 #    results.json, results.csv and PNG plots.  --docs copies the report and
-#    the plots to Documentation/bench/.
+#    the plots to Documentation/bench/.  A report holds this run's results
+#    only: the last run's are removed first (--kernel 6.12 after a 6.1 run
+#    would otherwise report the 6.1 numbers under this run's commit).
 #
 # Full run: about 20 minutes of testbed on this project's 2-core machine;
 # --quick about 5.
@@ -64,6 +66,8 @@ done
 [ -n "$reps" ] || { [ $quick -eq 1 ] && reps=1 || reps=3; }
 
 mkdir -p "$out" || exit 1
+rm -rf "$out"/vm-* "$out/sim" "$out/cpu.txt" "$out"/callgrind-* "$out/plots" \
+	"$out"/*.png "$out/report.txt" "$out/results.json" "$out/results.csv"
 if [ $bld -eq 1 ]; then
 	echo "bench: building (make kmods tools aicc-ackcost; log: $out/build.log)"
 	if ! make -s -j2 kmods tools "$build/aicc-ackcost" > "$out/build.log" 2>&1; then
