@@ -58,6 +58,22 @@ done
 
 ktap_plan ${#tests[@]}
 ktap_info "aicc selftests on $(uname -r): ${#tests[@]} test programs"
+
+# Hold socket timestamping on for the whole run.  Every ping turns it on
+# and off, and each first-on and last-off patches the kernel's text (the
+# netstamp_needed_key jump label in the receive path); under QEMU's
+# multi-threaded TCG a vCPU can then run into the patch's int3 after it is
+# gone and the guest panics ("Oops: int3" in netif_rx_internal, seen once
+# on 6.12 with Soft-RoCE traffic).  With one holder the count never drops
+# to zero, so the tests never patch it.
+python3 -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_TIMESTAMP, 1)
+time.sleep(1 << 30)
+' &
+tstamp_pid=$!
+trap 'kill $tstamp_pid 2> /dev/null' EXIT
 for entry in "${tests[@]}"; do
 	name=${entry%%=*}
 	t=${entry#*=}
