@@ -694,6 +694,12 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	flow_fill(s, f);
 }
 
+/* Is it now inside the measurement window? */
+static inline bool in_window(const struct sim *s)
+{
+	return s->now >= s->w0 && s->now <= s->w1;
+}
+
 static void on_rto(struct sim *s, struct flow *f)
 {
 	u32 seq;
@@ -703,7 +709,7 @@ static void on_rto(struct sim *s, struct flow *f)
 		return;
 	}
 	s->r->rtos++;
-	if (s->now >= s->w0 && s->now <= s->w1)
+	if (in_window(s))
 		s->r->rtos_win++;
 	f->rq.head = 0;
 	f->rq.tail = 0;
@@ -1254,7 +1260,7 @@ static void on_arrive(struct sim *s, u32 pi)
 		u64 dep = 0;
 		int v;
 
-		if (!dir && s->now >= s->w0 && s->now <= s->w1) {
+		if (!dir && in_window(s)) {
 			u32 q, b;
 
 			port_drain(pt, s->now);
@@ -1274,7 +1280,7 @@ static void on_arrive(struct sim *s, u32 pi)
 				s->r->ack_drops++;
 			} else {
 				s->r->drops++;
-				if (s->now >= s->w0 && s->now <= s->w1)
+				if (in_window(s))
 					s->r->drops_win++;
 			}
 			pkt_free(s, pi);

@@ -328,7 +328,7 @@ static void test_aicc_incast(void)
 	ok = !run(&c, &d, "dctcp incast 256, 512 KB");
 	/* the cold start's losses are counted, but not in the window */
 	report(ok && d.rtos > d.rtos_win && d.drops > d.drops_win &&
-	       d.rtos_win <= d.rtos && d.drops_win > 0,
+	       d.drops_win > 0,
 	       "window_loss_counts_leave_out_the_warmup");
 	c.cc = SIM_CC_AICC;
 	ok = ok && !run(&c, &a, "aicc incast 256, 512 KB");
