@@ -15,7 +15,9 @@
 #
 # The targets are issue 2's; a miss is reported "not ok ... # TODO" (a
 # known gap, counted as skipped) while the hard checks, with margins wide
-# enough for this noisy emulated machine, guard against regressions.
+# enough for this noisy emulated machine, guard against regressions.  On
+# the debug kernel (AICC_DEBUG_KERNEL=1) those margins are informational
+# too (ktap_expect_perf in selftests/lib/ktap.sh).
 #
 # Margins measured 20 runs in a row per kernel on the 2-core build host,
 # otherwise idle (make check-repeat TEST=net/test_aicc_behaviour N=20
@@ -109,9 +111,9 @@ read -r c_mb c_q c_qs c_peak < <(bulk cubic $((port + 1)))
 ktap_info "aicc:  ${a_mb:-?} Mbit/s, p99 queueing delay ${a_q:-?} us, after 2 s ${a_qs:-?} us, start-up peak ${a_peak:-?} us"
 ktap_info "cubic: ${c_mb:-?} Mbit/s, p99 queueing delay ${c_q:-?} us, after 2 s ${c_qs:-?} us, start-up peak ${c_peak:-?} us"
 util=$(awk -v m="${a_mb:-0}" -v r="$RATE_MBIT" 'BEGIN { printf "%.3f", m / r }')
-ktap_expect_range "aicc single flow utilisation" "$util" 0.80 1.10
+ktap_expect_perf "aicc single flow utilisation" "$util" 0.80 1.10
 ktap_target "aicc single flow utilisation, target 0.9" "$util" 0.90 1.10
-ktap_expect_range "aicc p99 queueing delay after 2 s / cubic's" \
+ktap_expect_perf "aicc p99 queueing delay after 2 s / cubic's" \
 	"$(ratio "$a_qs" "$c_qs")" 0 1.5
 ktap_target "aicc p99 queueing delay / cubic's, target 0.5" \
 	"$(ratio "$a_q" "$c_q")" 0 0.5
@@ -122,9 +124,9 @@ topo_gen 1 bulk -p $port -n 4 -t $((SECS + 6)) --stagger 2000 --cc aicc \
 	> "$j" 2> "$TOPO_TMP/stagger.err"
 read -r mb jain < <(summary "$j")
 ktap_info "4 staggered aicc flows: ${mb:-?} Mbit/s, Jain ${jain:-?}"
-ktap_expect_range "four staggered flows: Jain's index" "${jain:-x}" 0.90 1.0
+ktap_expect_perf "four staggered flows: Jain's index" "${jain:-x}" 0.90 1.0
 ktap_target "four staggered flows: Jain's index, target 0.95" "${jain:-x}" 0.95 1.0
-ktap_expect_range "four staggered flows: utilisation" \
+ktap_expect_perf "four staggered flows: utilisation" \
 	"$(awk -v m="${mb:-0}" -v r="$RATE_MBIT" 'BEGIN { printf "%.3f", m / r }')" 0.80 1.10
 
 ktap_finish

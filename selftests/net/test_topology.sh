@@ -13,6 +13,8 @@
 #   - topo_cleanup removes every namespace of the run.
 # Only stock algorithms (cubic) are used: this runs without the module.
 # Margins are wide on purpose: the emulated machine is shared and noisy.
+# On the debug kernel (AICC_DEBUG_KERNEL=1) the rate margin is
+# informational (ktap_expect_perf in selftests/lib/ktap.sh).
 
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/../lib/ktap.sh"
@@ -66,7 +68,7 @@ d1=$(topo_qstat drops)
 p1=$(topo_qstat sent_pkts)
 ratio=$(awk -v b="${bps:-0}" -v r="$TOPO_RATE_BPS" 'BEGIN { printf "%.3f", b / r }')
 ktap_info "cubic: $bps bit/s over ${SECS}s = $ratio x ${RATE_MBIT} Mbit/s"
-ktap_expect_range "htb enforces the rate (cubic goodput / rate)" "$ratio" 0.70 1.05
+ktap_expect_perf "htb enforces the rate (cubic goodput / rate)" "$ratio" 0.70 1.05
 marks=$((m1 - m0))
 drops=$((d1 - d0))
 pkts=$((p1 - p0))

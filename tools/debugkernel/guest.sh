@@ -43,6 +43,7 @@ echo "# ---- debug/kmemleak"
 mkdir -p "$out/results/debug"
 {
 	ktap_plan 2
+	rmmod aicc_roce 2>/dev/null	# it holds a reference on tcp_aicc
 	rmmod tcp_aicc 2>/dev/null
 	if [ -d /sys/module/tcp_aicc ]; then
 		ktap_fail "tcp_aicc unloaded after the suite" \
