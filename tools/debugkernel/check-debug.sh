@@ -11,6 +11,7 @@
 #
 #   tools/debugkernel/check-debug.sh [--timeout S] [TEST...]
 #
+# --timeout bounds the whole VM run (default AICC_DEBUG_TIMEOUT or 7200 s).
 # TEST words restrict the suite like selftests/run-all.sh's.  Fails on any
 # failed test, a suspected leak, or any kernel report (KASAN, UBSAN,
 # lockdep, sleeping in atomic context, WARN: the VM panics or aicc-vm
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--timeout)
 		[[ ${2:-} =~ ^[0-9]+$ ]] || { echo "check-debug: --timeout needs seconds" >&2; exit 2; }
 		tmo=$2; shift 2 ;;
-	-h|--help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "check-debug: unknown option '$1'" >&2; exit 2 ;;
 	*) words+=("$1"); shift ;;
 	esac
