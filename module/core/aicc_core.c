@@ -143,10 +143,12 @@ u64 aicc_mul_shr_portable(u64 a, u64 b, unsigned int shift)
 /* floor(sqrt(x)) */
 u32 aicc_isqrt64(u64 x)
 {
-	u64 r = 0, bit = 1ULL << 62;
+	u64 r = 0, bit;
 
-	while (bit > x)
-		bit >>= 2;
+	if (!x)
+		return 0;
+	/* the highest power of four not above x */
+	bit = 1ULL << ((63 - __builtin_clzll(x)) & ~1);
 	while (bit) {
 		if (x >= r + bit) {
 			x -= r + bit;
@@ -189,6 +191,24 @@ static u32 inv_sqrt_mpkt_q16(u64 mpkt)
 static u64 inv_rtt_of(u32 rtt_ns)
 {
 	return aicc_udiv64((u64)NSEC_PER_SEC_U32 << 32, rtt_ns ? rtt_ns : 1);
+}
+
+/*
+ * inv_rtt for base + target, once a round: most rounds change neither, and
+ * two multiplications confirm that the quotient already held is exact
+ * (q * d <= n < (q + 1) * d) at a fraction of a division's cost.
+ */
+static void refresh_inv_rtt(struct aicc_flow *f)
+{
+	u32 rt = f->base_rtt + f->target;
+	u64 n = (u64)NSEC_PER_SEC_U32 << 32;
+	u64 qd;
+
+	if (!rt)
+		rt = 1;
+	qd = aicc_mul_shr(f->inv_rtt, rt, 0);
+	if (!f->inv_rtt || qd > n || n - qd >= rt)
+		f->inv_rtt = inv_rtt_of(rt);
 }
 
 /* bytes/s * ns / 1e9 (1e9 = 2^9 * 1953125) */
@@ -511,7 +531,7 @@ static u64 increase(const struct aicc_flow *f, const struct aicc_params *p,
  * queue drains now rather than over several cut-and-hold rounds.  Rare:
  * once per connection or idle restart.
  */
-static void start_exit(struct aicc_flow *f)
+static noinline void start_exit(struct aicc_flow *f)
 {
 	f->mode = AICC_MODE_TRACK;
 	if (f->last_del && f->round_rtt > f->base_rtt) {
@@ -536,8 +556,9 @@ static void start_exit(struct aicc_flow *f)
  * round's minimum (start_exit()): a later sample of the round holds the
  * queue the doubling itself built, and sizing by it leaves too little.
  */
-static bool start_delay(const struct aicc_flow *f, const struct aicc_params *p,
-			const struct aicc_sample *s, u32 rtt)
+static noinline bool start_delay(const struct aicc_flow *f,
+				 const struct aicc_params *p,
+				 const struct aicc_sample *s, u32 rtt)
 {
 	u64 lim = aicc_mul_shr(f->target, p->start_exit_q16, 16);
 	u32 r;
@@ -574,9 +595,13 @@ static bool window_unused(const struct aicc_flow *f,
 	return w > ((u64)del + (del >> 2) + 2) << 16;
 }
 
-/* Once per round: signals, target, and the window decision. */
-static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
-			      const struct aicc_sample *s)
+/*
+ * Once per round: signals, target, and the window decision.  Not inlined:
+ * the per-ACK path that calls it once a round stays small.
+ */
+static noinline unsigned int end_round(struct aicc_flow *f,
+				       const struct aicc_params *p,
+				       const struct aicc_sample *s)
 {
 	u32 del = s->delivered - f->round_end;
 	u32 ce = s->delivered_ce - f->round_ce0;
@@ -605,7 +630,8 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 		f->qdelay = rtt > f->base_rtt ? rtt - f->base_rtt : 0;
 	}
 	if (del) {
-		u64 frac = aicc_udiv64(min_u64(ce, del) << 15, del);
+		/* most rounds carry no mark: no division for them */
+		u64 frac = ce ? aicc_udiv64(min_u64(ce, del) << 15, del) : 0;
 		u64 a = f->alpha;
 
 		if (frac >= a)
@@ -628,7 +654,7 @@ static unsigned int end_round(struct aicc_flow *f, const struct aicc_params *p,
 			t = p->target_min_ns;
 		f->target = (u32)min_u64(t, p->target_max_ns);
 	}
-	f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
+	refresh_inv_rtt(f);
 	f->flags &= ~AICC_F_CUT;
 
 	switch (f->mode) {

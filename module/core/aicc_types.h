@@ -60,6 +60,11 @@ static inline u32 aicc_cmpxchg_u32(u32 *p, u32 o, u32 n)
 #ifndef fallthrough
 #define fallthrough		__attribute__((__fallthrough__))
 #endif
+/* the kernel's attribute macros the core uses, for the C library build */
+#define aicc_attr(a)		__attribute__((a))
+#ifndef noinline
+#define noinline		aicc_attr(__noinline__)
+#endif
 #define aicc_smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define aicc_smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #endif

@@ -188,6 +188,54 @@ KTAP_CASE(isqrt_floor)
 	}
 	ktap_expect(!bad, "%d roots wrong", bad);
 	ktap_expect(aicc_isqrt64(~0ULL) == 0xffffffffU, "sqrt(2^64-1)");
+	ktap_expect(aicc_isqrt64(0) == 0, "sqrt(0)");
+	/* the search starts at the highest power of four: its edges */
+	for (i = 0, bad = 0; i < 32; i++) {
+		u64 x = 1ULL << (2 * i);
+
+		if (aicc_isqrt64(x) != 1U << i ||
+		    aicc_isqrt64(x - 1) != (1U << i) - 1 ||
+		    aicc_isqrt64(2 * x) != (u32)sqrt(2.0 * x))
+			bad++;
+	}
+	ktap_expect(!bad, "%d powers of four (or neighbours) wrong", bad);
+}
+
+/*
+ * The pacing RTT's reciprocal is kept from round to round when base and
+ * target did not change (end_round() checks it by multiplication instead
+ * of dividing again): after every round it must still be exactly
+ * 2^32 * 1e9 / (base + target), through RTT, mark, loss and knob changes.
+ */
+KTAP_CASE(inv_rtt_exact_after_every_round)
+{
+	const u32 rtts[] = { 100000, 100000, 130000, 100000, 250000, 90000,
+			     90000, 400000, 91000 };
+	struct drv d;
+	int i, rounds = 0, bad = 0;
+
+	drv_tracking(&d);
+	for (i = 0; i < 300; i++) {
+		u32 rtt = rtts[i % 9];
+		u32 n = aicc_cwnd_pkts(&d.f), prior = d.delivered, k;
+
+		if (i == 150)
+			drv_knob(&d, AICC_K_TARGET, 400);
+		for (k = 0; k < n; k++) {
+			unsigned int ev = drv_ack(&d, rtt / n, rtt, prior,
+						  i % 7 == 3 && k < 2,
+						  i % 11 == 5 && !k, 0);
+			u32 rt = d.f.base_rtt + d.f.target;
+
+			if (!(ev & AICC_EV_ROUND))
+				continue;
+			rounds++;
+			if (d.f.inv_rtt != ((u64)1000000000 << 32) / rt)
+				bad++;
+		}
+	}
+	ktap_expect(rounds > 100, "only %d rounds", rounds);
+	ktap_expect(!bad, "%d of %d rounds left a stale inv_rtt", bad, rounds);
 }
 
 /* ---------------------------------------------------------------- */
