@@ -11,11 +11,13 @@
 #    flock on $AICC_VM_LOCK, default /tmp/aicc-vm.lock) and runs
 #    tools/bench/guest.sh there: aicc, aicc_lat, aicc_bulk, cubic, dctcp,
 #    bbr and nv through the same netns bottleneck, five scenarios, 3
-#    repetitions (--quick: three scenarios, once).  Raw results in
-#    build/bench/vm-<kernel>/raw/.
+#    repetitions (--quick: three scenarios, once); full runs then add the
+#    learned policy's ablation (tools/train/vm-ablation.sh).  Raw results
+#    in build/bench/vm-<kernel>/raw/.
 # 2. Simulator: aicc-sim at datacenter scale (100 Gbit/s, 10 us, up to
 #    256-way incast), the aicc profiles against DCTCP, Swift and Reno, three
-#    seeds (--quick: one), JSON in build/bench/sim/.
+#    seeds (--quick: one), JSON in build/bench/sim/; and the learned
+#    policy's ablation on the held-out set (aicc-train --eval).
 # 3. CPU: instructions per ACK of aicc_on_ack() under callgrind, and native
 #    ns per ACK, from build/aicc-ackcost (tools/bench/ackcost.c), into
 #    build/bench/cpu.txt.
@@ -168,6 +170,12 @@ if [ $sim -eq 1 ]; then
 		      "rpc: 16 clients at 30 % load, 2 bulk flows|rpc --flows 16 --rpc-load 30"
 		      "allreduce: ring of 8, 4 MB|allreduce --flows 8 --msg-kb 4096"
 		      "alltoall: 16 hosts, leaf-spine|alltoall --flows 16 --leaf-hosts 4 --msg-kb 32")
+	fi
+	# the learned policy's ablation on the held-out set (under a second)
+	if ! nice -n 19 "$build/aicc-train" --eval tools/train/results/aicc.model \
+			> "$sd/ablation.txt" 2>&1; then
+		echo "bench: aicc-train --eval failed: $(tail -n 1 "$sd/ablation.txt")" >&2
+		rc=1
 	fi
 	ccs=("aicc|--cc aicc" "aicc_lat|--cc aicc --profile aicc_lat"
 	     "aicc_bulk|--cc aicc --profile aicc_bulk"

@@ -25,6 +25,8 @@
 #            base: the same probe alone (rpcbase-<algo>.json, once)
 #   deep     one flow, the bottleneck leaf swapped for a 1 MB drop-tail
 #            bfifo (no ECN marking), backlog sampled
+# and, in full runs with aicc, the learned policy's ablation
+# (tools/train/vm-ablation.sh, REPS runs per arm) into ablation.txt.
 #
 #   guest.sh [--quick] [--reps N] [--algos "a b ..."]
 
@@ -240,5 +242,12 @@ done
 t_end=$(cut -d' ' -f1 /proc/uptime)
 echo "elapsed_s $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.0f", b - a }')" \
 	>> "$raw/meta.txt"
-echo "bench: raw results in $raw"
 topo_cleanup
+# The learned policy's ablation (issue 6): no model against the trained
+# model on tools/train/vm-ablation.sh's own dumbbell, full runs only.
+if [ $quick -eq 0 ] && [[ " $algos " == *" aicc "* ]]; then
+	echo "bench: learned-policy ablation (tools/train/vm-ablation.sh $reps)"
+	bash tools/train/vm-ablation.sh "$reps" > "$raw/ablation.txt" 2>&1 ||
+		echo "bench: the ablation failed (exit $?, $raw/ablation.txt)"
+fi
+echo "bench: raw results in $raw"

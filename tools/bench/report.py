@@ -8,7 +8,10 @@
 # BENCH_DIR (build/bench) holds what tools/bench/bench.sh collected:
 #   vm-<kernel>/raw/   the testbed run (tools/bench/guest.sh): aiccgen JSON,
 #                      qdisc snapshots (*.tc0, *.tc1), backlog samples (*.q)
+#   vm-<kernel>/raw/ablation.txt  the learned policy's ablation on the
+#                      testbed (tools/train/vm-ablation.sh, full runs)
 #   sim/manifest.txt   simulator runs: "label|cc|seed|file" per line
+#   sim/ablation.txt   the same ablation in the simulator (aicc-train --eval)
 #   cpu.txt            callgrind and timing results of aicc-ackcost
 # and gets:
 #   report.txt         the tables and the comparison with the targets
@@ -299,6 +302,81 @@ def cpu(path):
     except OSError:
         return None
     return res or None
+
+
+# ---- learned policy: ablation (issue 6) ------------------------------------
+
+ABL_ARMS = ("classic", "model")
+ABL_KEYS = ("incast_p50_ratio", "incast_p99_ratio", "bulk_mbit", "q99_us", "jain")
+ABL_SIM = re.compile(r"held-out, (tuned|default) knobs[^:]*: classic ([0-9.]+), "
+                     r"with model ([0-9.]+) \(([-+0-9.]+)%\), (\d+) case")
+
+
+def sim_ablation(path):
+    """aicc-train --eval: held-out objective without and with the model."""
+    res = {}
+    try:
+        for ln in open(path):
+            m = ABL_SIM.match(ln)
+            if m:
+                res[m.group(1) + "_knobs"] = {
+                    "classic": float(m.group(2)), "model": float(m.group(3)),
+                    "change_pct": float(m.group(4)),
+                    "cases_worse_5pct": int(m.group(5))}
+            elif ln.startswith("verdict:"):
+                res["verdict"] = ln.split(":", 1)[1].strip()
+    except OSError:
+        return None
+    return res or None
+
+
+def vm_ablation(path):
+    """tools/train/vm-ablation.sh: the per-arm medians and the run count."""
+    res, runs, medians = {}, 0, False
+    try:
+        for ln in open(path):
+            f = ln.split()
+            if ln.startswith("# medians"):
+                medians = True
+            elif len(f) == 6 and f[0] in ABL_ARMS and medians:
+                res[f[0]] = dict(zip(ABL_KEYS, (float(x) for x in f[1:])))
+            elif len(f) == 7 and f[0] in ABL_ARMS and not medians:
+                runs += 1
+    except (OSError, ValueError):
+        return None
+    if len(res) != len(ABL_ARMS):
+        return None
+    res["runs"] = runs
+    return res
+
+
+def ablation_text(sim_abl, vm_abl):
+    out = ["Learned policy (issue 6): the classic controller vs the trained "
+           "model (tools/train/results/aicc.model)"]
+    if sim_abl:
+        for k in ("tuned_knobs", "default_knobs"):
+            a = sim_abl.get(k)
+            if a:
+                out.append("  simulator, held-out set, %s knobs (objective, lower is "
+                           "better): classic %.3f, model %.3f (%+.1f %%), %d case(s) "
+                           "worse by > 5 %%" % (k.split("_")[0], a["classic"],
+                                                a["model"], a["change_pct"],
+                                                a["cases_worse_5pct"]))
+        if sim_abl.get("verdict"):
+            out.append("  simulator verdict: " + sim_abl["verdict"])
+    for kern, a in sorted(vm_abl.items()):
+        out.append("  testbed on %s (tools/train/vm-ablation.sh; medians, %d "
+                   "run(s) per arm):" % (kern, a["runs"] // 2))
+        out.append("    %-8s %9s %9s %11s %8s %6s" % (
+            "arm", "incast", "incast", "bulk", "q99", "Jain"))
+        out.append("    %-8s %9s %9s %11s %8s %6s" % (
+            "", "p50/ideal", "p99/ideal", "Mbit/s", "us", ""))
+        for arm in ABL_ARMS:
+            m = a[arm]
+            out.append("    %-8s %9.3f %9.3f %11.2f %8.0f %6.3f" % (
+                arm, m["incast_p50_ratio"], m["incast_p99_ratio"],
+                m["bulk_mbit"], m["q99_us"], m["jain"]))
+    return "\n".join(out) + "\n"
 
 
 # ---- aggregation and tables --------------------------------------------------
@@ -677,6 +755,12 @@ def main(argv):
             testbeds[tb["meta"].get("kernel", raw)] = (tb, raw)
     sim = simulator(os.path.join(bdir, "sim"))
     cpuinfo = cpu(os.path.join(bdir, "cpu.txt"))
+    sim_abl = sim_ablation(os.path.join(bdir, "sim", "ablation.txt"))
+    vm_abl = {}
+    for kern, (tb, raw) in testbeds.items():
+        a = vm_ablation(os.path.join(raw, "ablation.txt"))
+        if a:
+            vm_abl[kern] = a
     if not testbeds and not sim and not cpuinfo:
         die("no results in %s (run make bench)" % bdir)
 
@@ -708,6 +792,8 @@ def main(argv):
         rep.append(sim_tables(sim))
         rep.append("Targets (issue 8) on the simulator (baselines dctcp, swift, reno):\n")
         rep.append(sim_targets(sim))
+    if sim_abl or vm_abl:
+        rep.append(ablation_text(sim_abl, vm_abl))
     if cpuinfo:
         lines = ["CPU cost of aicc_on_ack() (tools/bench/ackcost.c; "
                  "callgrind on the userspace build, -O2)"]
@@ -728,7 +814,8 @@ def main(argv):
     sys.stdout.write(text)
 
     # JSON and CSV
-    res = {"testbed": {}, "simulator": None, "cpu": cpuinfo, "plots": plots_made}
+    res = {"testbed": {}, "simulator": None, "cpu": cpuinfo, "plots": plots_made,
+           "ablation": {"simulator": sim_abl, "testbed": vm_abl}}
     rows = []
     for kern, (tb, _) in sorted(testbeds.items()):
         d = {"meta": tb["meta"], "scenarios": {}}
@@ -755,6 +842,17 @@ def main(argv):
                     rows.append(["sim", label, cc, k, s["median"], s["min"], s["max"],
                                  s["n"]])
         res["simulator"] = d
+    for k in ("tuned_knobs", "default_knobs"):
+        a = (sim_abl or {}).get(k)
+        for arm in ABL_ARMS if a else ():
+            rows.append(["ablation-sim", "held-out " + k, arm, "objective",
+                         a[arm], a[arm], a[arm], 1])
+    for kern, a in sorted(vm_abl.items()):
+        for arm in ABL_ARMS:
+            for key in ABL_KEYS:
+                v = a[arm][key]
+                rows.append(["ablation-testbed-" + kern, "vm-ablation", arm, key,
+                             v, v, v, a["runs"] // 2])
     if cpuinfo:
         for p, v in (cpuinfo.get("ir_per_ack") or {}).items():
             rows.append(["cpu", "aicc_on_ack", p, "instructions_per_ack", v, v, v, 1])

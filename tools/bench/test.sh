@@ -7,8 +7,9 @@
 #   - aicc-ackcost runs the closed loop, replays it along the same
 #     trajectory, and refuses bad arguments;
 #   - report.py turns canned raw results (written here, with known values)
-#     into the expected medians, spreads, target verdicts, JSON, CSV and
-#     plots, and refuses a directory without results.
+#     into the expected medians, spreads, target verdicts, learned-policy
+#     ablation, JSON, CSV and plots, and refuses a directory without
+#     results.
 #
 #   tools/bench/test.sh BUILD/aicc-ackcost
 
@@ -129,6 +130,17 @@ with open(os.path.join(sim, "manifest.txt"), "w") as m:
                        "iterations": 3, "cct_ideal_us": 100,
                        "cct_us": {"mean": 110, "p99": 120}, "fct": [{"count": 0}]}, f)
         m.write("incast: 64-way|%s|1|r%d.json\n" % (cc, i))
+with open(os.path.join(sim, "ablation.txt"), "w") as f:
+    f.write("== held-out set, tuned knobs ==\n"
+            "held-out, tuned knobs (x.conf): classic 1.200, with model 1.100 "
+            "(-8.3%), 1 case(s) worse by >5%\n"
+            "held-out, default knobs: classic 1.300, with model 1.350 (+3.8%), "
+            "2 case(s) worse by >5%\nverdict: the model loses\n")
+w("ablation.txt", "# arm     incast p50/ideal p99/ideal   bulk Mbit/s q99_us jain   evals\n"
+  "classic 1.0 1.1 19.0 10000 0.990 0\nmodel 1.2 1.4 18.0 9000 0.980 100\n"
+  "classic 1.0 1.1 19.0 10000 0.990 0\nmodel 1.2 1.4 18.0 9000 0.980 100\n"
+  "# medians\nclassic 1.000 1.100 19.00 10000 0.990\n"
+  "model 1.200 1.400 18.00 9000 0.980\n")
 with open(os.path.join(b, "cpu.txt"), "w") as f:
     f.write("cpu test CPU\nir_per_ack aicc 120.0\nns_per_ack aicc 9.5\n"
             "ir_per_ack aicc_bulk 180.0\n")
@@ -173,6 +185,13 @@ want = [
 ]
 checks = [near(t[sc][a]["summary"][k][st], v) for sc, a, k, st, v in want] + [
     r["cpu"]["ir_per_ack"]["aicc"] == 120.0,
+    r["ablation"]["simulator"]["tuned_knobs"] == {
+        "classic": 1.2, "model": 1.1, "change_pct": -8.3, "cases_worse_5pct": 1},
+    r["ablation"]["simulator"]["default_knobs"]["cases_worse_5pct"] == 2,
+    r["ablation"]["simulator"]["verdict"] == "the model loses",
+    r["ablation"]["testbed"]["6.1.0-test"]["runs"] == 4,
+    near(r["ablation"]["testbed"]["6.1.0-test"]["model"]["incast_p99_ratio"], 1.4),
+    near(r["ablation"]["testbed"]["6.1.0-test"]["classic"]["q99_us"], 10000),
     near(r["simulator"]["incast: 64-way"]["aicc"]["summary"]["cct_ratio"]["median"], 1.1),
 ]
 bad = [i for i, c in enumerate(checks) if not c]
@@ -200,6 +219,11 @@ ok $? "target verdicts"
 head -n 1 "$tmp/b/results.csv" | grep -q '^source,scenario,algorithm,metric,median,min,max,n' &&
 	grep -q '^testbed-6.1.0-test,bulk,aicc,util,0.985,0.98,0.99,2' "$tmp/b/results.csv" &&
 	grep -q '^cpu,aicc_on_ack,aicc,instructions_per_ack,120.0' "$tmp/b/results.csv" &&
+	grep -q '^ablation-testbed-6.1.0-test,vm-ablation,model,jain,0.98,0.98,0.98,2' \
+		"$tmp/b/results.csv" &&
+	grep -q '^ablation-sim,held-out tuned_knobs,model,objective,1.1' "$tmp/b/results.csv" &&
+	grep -Eq '^    model +1\.200 +1\.400 +18\.00 +9000 +0\.980$' "$tmp/b/report.txt" &&
+	grep -q 'classic 1.200, model 1.100 (-8.3 %), 1 case' "$tmp/b/report.txt" &&
 	grep -q '^\[bulk\] single bulk flow' "$tmp/b/report.txt" &&
 	grep -Eq '^aicc +0\.985 \(0\.980-0\.990\)' "$tmp/b/report.txt"
 ok $? "CSV and text report"
