@@ -57,7 +57,8 @@ static void usage(void)
 	       "         --min-rto-us U (200)  --workload MIX.conf\n"
 	       "budget:  --generations G (30)  --lambda L (12)  --sigma S (0.2)\n"
 	       "         --seed S (1)  --quick (smaller, shorter scenarios)\n"
-	       "start:   --start FILE (profile file; default: built-in defaults)\n"
+	       "start:   --start FILE (profile file, with --roce a RoCE knob file;\n"
+	       "         default: built-in defaults, with --roce DCQCN's)\n"
 	       "output:  -o FILE (profile file)  --log FILE  --no-baselines\n"
 	       "         --note TEXT (a line for the log and the file)\n"
 	       "compare: --eval FILE (no search: FILE's knobs as 'tuned')\n"
@@ -247,15 +248,27 @@ struct budget {
 	u64 seed;
 	bool quick, baselines;
 	const char *outf, *note, *cmdline;
+	const char *start, *evalf;	/* RoCE knob files, or NULL */
 };
 
+/* A RoCE knob file over @knobs, or exit 1 naming the problem. */
+static void load_roce(const char *file, u32 *knobs)
+{
+	char why[300];
+
+	if (read_roce_file(file, knobs, why, sizeof(why)))
+		die("%s", why);
+}
+
 /*
- * --roce: aicc_roce's knobs from the DCQCN defaults, scored by
- * sim_roce_case_score() (higher is better; CMA-ES minimises -score).
+ * --roce: aicc_roce's knobs from the DCQCN defaults (or --start's file),
+ * scored by sim_roce_case_score() (higher is better; CMA-ES minimises
+ * -score).  --eval: no search, the file's knobs as 'tuned'.
  */
 static int roce_main(const struct budget *b)
 {
-	static const char *const lab[] = { "dcqcn", "tuned", "aicc-law" };
+	const char *lab[] = { b->start ? "start" : "dcqcn", "tuned", "aicc-law" };
+	const char *from = b->start ? "start" : "DCQCN defaults";
 	struct roce_set *set[2];
 	struct roce_eval *ev;
 	struct cmaes *es;
@@ -263,7 +276,7 @@ static int roce_main(const struct budget *b)
 	u32 law[AICC_ROCE_NR_KNOBS];
 	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA], best_s, t0 = cpu_s();
 	char why[300], train_line[128], header[2048];
-	int g, i, s, n = b->baselines ? 3 : 2;
+	int g, i, s, n = b->baselines ? 3 : 2, gens = b->evalf ? 0 : b->gens;
 
 	set[0] = calloc(1, sizeof(*set[0]));
 	set[1] = calloc(1, sizeof(*set[1]));
@@ -274,15 +287,22 @@ static int roce_main(const struct budget *b)
 	roce_build_set(set[0], false, b->quick, b->floor);
 	roce_build_set(set[1], true, b->quick, b->floor);
 	roce_params_defaults(def);
+	/* the aicc-law column: DCQCN's defaults with the aicc law */
 	memcpy(law, def, sizeof(law));
 	law[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_AICC;
+	if (b->start)
+		load_roce(b->start, def);
+	memcpy(best, def, sizeof(best));
+	if (b->evalf)
+		load_roce(b->evalf, best);
 
 	out("# aicc-tune %s\n", b->cmdline);
 	if (b->note)
 		out("# %s\n", b->note);
-	out("# RoCE knobs of aicc_roce from the DCQCN defaults; CMA-ES: %d "
+	out("# RoCE knobs of aicc_roce from %s; CMA-ES: %d "
 	    "searched knobs, lambda %d, %d generations, sigma0 %g, seed %llu%s\n",
-	    roce_nr_dims, b->lambda, b->gens, b->sigma,
+	    b->start ? b->start : "the DCQCN defaults", roce_nr_dims,
+	    b->lambda, gens, b->sigma,
 	    (unsigned long long)b->seed, b->quick ? ", quick" : "");
 	out("# objective: mean sim_roce_case_score() (higher is better)%s",
 	    b->floor > 0 ? "" : "\n");
@@ -306,9 +326,8 @@ static int roce_main(const struct budget *b)
 	roce_from_knobs(def, x0);
 	if (cmaes_init(es, roce_nr_dims, x0, b->sigma, b->lambda, b->seed))
 		die("bad CMA-ES parameters");
-	memcpy(best, def, sizeof(best));
 	best_s = ev[0].score;
-	for (g = 0; g < b->gens; g++) {
+	for (g = 0; g < gens; g++) {
 		double mean = 0, gbest = -INFINITY;
 
 		cmaes_ask(es);
@@ -344,15 +363,17 @@ static int roce_main(const struct budget *b)
 	}
 	snprintf(header, sizeof(header),
 		 "# aicc_roce knobs from aicc-tune %s\n%s%s%s"
-		 "# score (higher is better, DCQCN defaults -> tuned): %s, "
+		 "# score (higher is better, %s -> tuned): %s, "
 		 "held-out %.4f -> %.4f\n"
 		 "# apply: aicc rdma set --file FILE; for a ConnectX NIC: "
 		 "aicc rdma export --format mlx5 --file FILE\n",
 		 b->cmdline, b->note ? "# " : "", b->note ? b->note : "",
-		 b->note ? "\n" : "", train_line, ev[0].score, ev[1].score);
-	out("\nheld-out score: dcqcn defaults %.4f, tuned %.4f\n\n",
-	    ev[0].score, ev[1].score);
-	out("%-30s %10s %10s  %s\n", "knob", "default", "tuned", "unit");
+		 b->note ? "\n" : "", from, train_line, ev[0].score,
+		 ev[1].score);
+	out("\nheld-out score: %s %.4f, tuned %.4f\n\n",
+	    b->start ? "start" : "dcqcn defaults", ev[0].score, ev[1].score);
+	out("%-30s %10s %10s  %s\n", "knob", b->start ? "start" : "default",
+	    "tuned", "unit");
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
 		out("%-30s %10u %10u%s\n", aicc_roce_knob_desc[i].name, def[i],
 		    best[i], roce_searched(i) ? "" : "  (not searched)");
@@ -412,8 +433,7 @@ int main(int argc, char **argv)
 			       i > 1 ? " " : "", argv[i]);
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
 		if (!tcp_opt && ((opt >= O_PROFILE && opt <= O_WORK) ||
-				 opt == O_START || opt == O_DEFH ||
-				 opt == O_SOURCE || opt == O_EVAL))
+				 opt == O_DEFH || opt == O_SOURCE))
 			tcp_opt = longopts[li].name;
 		if (num_opt_set(nums, TUNE_NR(nums), opt, longopts[li].name))
 			continue;
@@ -476,6 +496,7 @@ int main(int argc, char **argv)
 			.seed = seed, .quick = quick, .baselines = baselines,
 			.floor = floor_ < 0 ? 0 : floor_,
 			.outf = outf, .note = note, .cmdline = cmdline,
+			.start = start, .evalf = evalf,
 		};
 
 		if (tcp_opt)

@@ -14,6 +14,8 @@
  * held-out set has other QP counts, rates, RTTs, MTUs and ECN thresholds,
  * and the optimiser never sees it.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +186,64 @@ int roce_knobs_valid(const u32 knobs[AICC_ROCE_NR_KNOBS], char *why,
 			return -1;
 		}
 	}
+	return 0;
+}
+
+struct roce_file {
+	u32 knobs[AICC_ROCE_NR_KNOBS];
+	bool have[AICC_ROCE_NR_KNOBS];	/* seen in the file */
+};
+
+/* One KNOB = VALUE line of read_roce_file(). */
+static int roce_line(void *ctx, const struct tune_kv_pos *at, char *name,
+		     char *val)
+{
+	struct roce_file *rf = ctx;
+	unsigned long long v;
+	char *end;
+	int k;
+
+	for (k = 0; k < AICC_ROCE_NR_KNOBS; k++)
+		if (!strcmp(name, aicc_roce_knob_desc[k].name))
+			break;
+	if (k == AICC_ROCE_NR_KNOBS) {
+		snprintf(at->why, at->len, "%s:%d: unknown RoCE knob '%s'",
+			 at->file, at->ln, name);
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(val, &end, 10);
+	if (!isdigit((unsigned char)*val) || *end || errno) {
+		snprintf(at->why, at->len, "%s:%d: %s: '%s' is not a plain integer",
+			 at->file, at->ln, name, val);
+		return -1;
+	}
+	if (roce_knob_check((unsigned int)k, v)) {
+		snprintf(at->why, at->len, "%s:%d: %s = %llu outside %u..%u",
+			 at->file, at->ln, name, v, aicc_roce_knob_desc[k].min,
+			 aicc_roce_knob_desc[k].max);
+		return -1;
+	}
+	if (rf->have[k]) {
+		snprintf(at->why, at->len, "%s:%d: %s set twice", at->file,
+			 at->ln, name);
+		return -1;
+	}
+	rf->knobs[k] = (u32)v;
+	rf->have[k] = true;
+	return 0;
+}
+
+int read_roce_file(const char *file, u32 knobs[AICC_ROCE_NR_KNOBS],
+		   char *why, size_t len)
+{
+	struct roce_file rf;
+
+	memcpy(rf.knobs, knobs, sizeof(rf.knobs));
+	memset(rf.have, 0, sizeof(rf.have));
+	if (tune_kv_file(file, "KNOB = VALUE", roce_line, &rf, why, len))
+		return -1;
+	memcpy(knobs, rf.knobs, sizeof(rf.knobs));
 	return 0;
 }
 

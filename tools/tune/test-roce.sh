@@ -6,7 +6,8 @@
 # applied by 'aicc rdma set --file' to a fake /sys/kernel/aicc/roce tree
 # (AICC_SYSFS) and exported by 'aicc rdma export --format mlx5 --file';
 # malformed files are rejected whole with one line and nothing written;
-# 'aicc tune --roce' passes the mode on.
+# 'aicc tune --roce' passes the mode on; --eval scores a file as the run
+# that wrote it, --start searches from one, and a malformed one is refused.
 #
 # Environment: AICC_TUNE, AICC (default: build/...).
 
@@ -132,7 +133,7 @@ verb_passes_roce() {
 
 tcp_options_refused() {
 	local o rc
-	for o in "--profile aicc" "--rate-gbit 25" "--eval x.conf"; do
+	for o in "--profile aicc" "--rate-gbit 25" "--workload x.conf"; do
 		"$TUNE" --roce $o -o "$TMP/x.conf" > /dev/null 2> "$TMP/err"
 		rc=$?
 		[ $rc -eq 2 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] &&
@@ -141,8 +142,57 @@ tcp_options_refused() {
 	done
 }
 
+# --eval FILE: no search; FILE's knobs score as the run that wrote it
+eval_repeats_score() {
+	local h e
+	"$TUNE" --roce --quick --eval "$TMP/r.conf" --log "$TMP/e.log" \
+		> /dev/null 2> "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	h=$(sed -n 's/^held-out score: dcqcn defaults [-0-9.]*, tuned //p' "$TMP/r.log")
+	e=$(sed -n 's/^held-out score: dcqcn defaults [-0-9.]*, tuned //p' "$TMP/e.log")
+	echo "# held-out score of r.conf: tuning run $h, --eval $e"
+	[ -n "$h" ] && [ "$h" = "$e" ] || fail "--eval scored '$e', the run '$h'"
+}
+
+# --start FILE: the search starts from FILE's knobs (its 'start' score is
+# the tuned score of the run that wrote FILE)
+start_from_file() {
+	local b s
+	"$TUNE" --roce --quick --start "$TMP/r.conf" --generations 1 \
+		--lambda 4 --log "$TMP/s.log" -o "$TMP/s.conf" > /dev/null \
+		2> "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	b=$(sed -n 's/.*: train [-0-9.]* -> \([-0-9.]*\),.*/\1/p' "$TMP/r.conf")
+	s=$(sed -n 's/^start: train score \([-0-9.]*\),.*/\1/p' "$TMP/s.log")
+	echo "# r.conf: tuned train score $b; --start r.conf: start score $s"
+	[ -n "$b" ] && [ "$b" = "$s" ] || fail "start score '$s', want '$b'" ||
+		return 1
+	grep -q '^# score (higher is better, start -> tuned)' "$TMP/s.conf" ||
+		fail "s.conf's header does not name the start"
+}
+
+# a malformed --start or --eval file: one line naming it, exit 1, no -o
+bad_start_eval_refused() {
+	local c o rc bad=0
+	for c in 'rp_bogus = 1' 'rp_ai_rate = 5x' 'rp_gd = 99' \
+		 'rp_ai_rate = 5\nrp_ai_rate = 6' 'no equals sign'; do
+		printf "$c\n" > "$TMP/bad.conf"
+		for o in --start --eval; do
+			rm -f "$TMP/o.conf"
+			"$TUNE" --roce --quick $o "$TMP/bad.conf" \
+				-o "$TMP/o.conf" > /dev/null 2> "$TMP/err"
+			rc=$?
+			if [ $rc -ne 1 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
+			   ! grep -q "bad.conf:[12]: " "$TMP/err" ||
+			   [ -e "$TMP/o.conf" ]; then
+				fail "$o '$c': exit $rc: $(cat "$TMP/err")"
+				bad=$((bad + 1))
+			fi
+		done
+	done
+	[ $bad -eq 0 ]
+}
+
 echo "TAP version 13"
-echo "1..8"
+echo "1..11"
 t roce_tune_beats_dcqcn_defaults tune_improves
 t roce_tune_repeats_for_a_seed tune_repeats
 t rdma_set_file_applies_every_knob set_applies_file
@@ -151,4 +201,7 @@ t rdma_export_mlx5_from_file export_from_file
 t bad_knob_files_rejected_whole bad_files_rejected
 t aicc_tune_verb_passes_roce verb_passes_roce
 t roce_refuses_tcp_options tcp_options_refused
+t roce_eval_repeats_the_tuned_score eval_repeats_score
+t roce_start_from_a_knob_file start_from_file
+t roce_bad_start_or_eval_file_refused bad_start_eval_refused
 t_done

@@ -290,6 +290,14 @@ bool roce_searched(int knob);
 void roce_print_table(FILE *f, const struct roce_set *set,
 		      const struct roce_eval *ev, const char *const *label,
 		      int n);
+/*
+ * The KNOB = VALUE lines of a RoCE knob file (write_roce_file()'s format,
+ * any subset of aicc_roce's knobs) over @knobs: 0, or -1 with why set and
+ * @knobs untouched (unknown knob, not a plain integer, out of range, set
+ * twice).
+ */
+int read_roce_file(const char *file, u32 knobs[AICC_ROCE_NR_KNOBS],
+		   char *why, size_t len);
 /* 0 if every knob is inside its aicc_roce_knob_desc[] range */
 int roce_knobs_valid(const u32 knobs[AICC_ROCE_NR_KNOBS], char *why,
 		     size_t len);
