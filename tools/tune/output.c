@@ -150,13 +150,40 @@ struct profile_ctx {
 	bool (*have)[AICC_NR_KNOBS];
 };
 
+int tune_kv_knob(const struct tune_kv_pos *at, const char *name,
+		 const char *val, u32 min, u32 max, bool *have, u32 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(val, &end, 10);
+	if (!isdigit((unsigned char)*val) || *end || errno) {
+		snprintf(at->why, at->len, "%s:%d: %s: '%s' is not a plain integer",
+			 at->file, at->ln, name, val);
+		return -1;
+	}
+	if (v < min || v > max) {
+		snprintf(at->why, at->len, "%s:%d: %s = %llu outside %u..%u",
+			 at->file, at->ln, name, v, min, max);
+		return -1;
+	}
+	if (*have) {
+		snprintf(at->why, at->len, "%s:%d: %s set twice", at->file,
+			 at->ln, name);
+		return -1;
+	}
+	*out = (u32)v;
+	*have = true;
+	return 0;
+}
+
 /* One PROFILE.KNOB = VALUE line of read_profile(). */
 static int profile_line(void *ctx, const struct tune_kv_pos *at, char *name,
 			char *val)
 {
 	struct profile_ctx *pc = ctx;
-	char *dot = strchr(name, '.'), *end;
-	unsigned long long v;
+	char *dot = strchr(name, '.');
 	int p, k;
 
 	if (!dot)
@@ -175,28 +202,10 @@ static int profile_line(void *ctx, const struct tune_kv_pos *at, char *name,
 			 at->file, at->ln, name, dot + 1);
 		return -1;
 	}
-	errno = 0;
-	v = strtoull(val, &end, 10);
-	if (!isdigit((unsigned char)*val) || *end || errno) {
-		snprintf(at->why, at->len,
-			 "%s:%d: %s.%s: '%s' is not a plain integer",
-			 at->file, at->ln, name, dot + 1, val);
-		return -1;
-	}
-	if (aicc_knob_check(k, v)) {
-		snprintf(at->why, at->len, "%s:%d: %s.%s = %llu outside %u..%u",
-			 at->file, at->ln, name, dot + 1, v,
-			 aicc_knob_desc[k].min, aicc_knob_desc[k].max);
-		return -1;
-	}
-	if (pc->have[p][k]) {
-		snprintf(at->why, at->len, "%s:%d: %s.%s set twice", at->file,
-			 at->ln, name, dot + 1);
-		return -1;
-	}
-	pc->knobs[p][k] = (u32)v;
-	pc->have[p][k] = true;
-	return 0;
+	*dot = '.';
+	return tune_kv_knob(at, name, val, aicc_knob_desc[k].min,
+			    aicc_knob_desc[k].max, &pc->have[p][k],
+			    &pc->knobs[p][k]);
 }
 
 int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],

@@ -14,8 +14,6 @@
  * held-out set has other QP counts, rates, RTTs, MTUs and ECN thresholds,
  * and the optimiser never sees it.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,8 +197,6 @@ static int roce_line(void *ctx, const struct tune_kv_pos *at, char *name,
 		     char *val)
 {
 	struct roce_file *rf = ctx;
-	unsigned long long v;
-	char *end;
 	int k;
 
 	for (k = 0; k < AICC_ROCE_NR_KNOBS; k++)
@@ -211,27 +207,9 @@ static int roce_line(void *ctx, const struct tune_kv_pos *at, char *name,
 			 at->file, at->ln, name);
 		return -1;
 	}
-	errno = 0;
-	v = strtoull(val, &end, 10);
-	if (!isdigit((unsigned char)*val) || *end || errno) {
-		snprintf(at->why, at->len, "%s:%d: %s: '%s' is not a plain integer",
-			 at->file, at->ln, name, val);
-		return -1;
-	}
-	if (roce_knob_check((unsigned int)k, v)) {
-		snprintf(at->why, at->len, "%s:%d: %s = %llu outside %u..%u",
-			 at->file, at->ln, name, v, aicc_roce_knob_desc[k].min,
-			 aicc_roce_knob_desc[k].max);
-		return -1;
-	}
-	if (rf->have[k]) {
-		snprintf(at->why, at->len, "%s:%d: %s set twice", at->file,
-			 at->ln, name);
-		return -1;
-	}
-	rf->knobs[k] = (u32)v;
-	rf->have[k] = true;
-	return 0;
+	return tune_kv_knob(at, name, val, aicc_roce_knob_desc[k].min,
+			    aicc_roce_knob_desc[k].max, &rf->have[k],
+			    &rf->knobs[k]);
 }
 
 int read_roce_file(const char *file, u32 knobs[AICC_ROCE_NR_KNOBS],

@@ -215,6 +215,13 @@ int tune_kv_file(const char *file, const char *syntax,
 			   char *val),
 		 void *ctx, char *why, size_t len);
 /*
+ * The value @val of knob @name on a KEY = VALUE line: a plain decimal
+ * integer in @min..@max, and *@have not yet set.  0 with *@out and *@have
+ * set, or -1 with at->why naming the file, line, knob and problem.
+ */
+int tune_kv_knob(const struct tune_kv_pos *at, const char *name,
+		 const char *val, u32 min, u32 max, bool *have, u32 *out);
+/*
  * Files are written to FILE.tmpPID (starting with header, if any), then
  * renamed over FILE by tune_finish().
  */
