@@ -59,21 +59,42 @@ done
 ktap_plan ${#tests[@]}
 ktap_info "aicc selftests on $(uname -r): ${#tests[@]} test programs"
 
-# Hold socket timestamping on for the whole run.  Every ping turns it on
-# and off, and each first-on and last-off patches the kernel's text (the
-# netstamp_needed_key jump label in the receive path); under QEMU's
-# multi-threaded TCG a vCPU can then run into the patch's int3 after it is
-# gone and the guest panics ("Oops: int3" in netif_rx_internal, seen once
-# on 6.12 with Soft-RoCE traffic).  With one holder the count never drops
-# to zero, so the tests never patch it.
-python3 -c '
-import socket, time
+# Hold on, for the whole run, every static key the tests switch on and
+# off.  Each first-on and last-off of a key patches the kernel's text, and
+# under QEMU's multi-threaded TCG a vCPU can run into the patch's int3
+# after it is gone: the guest panics ("Oops: int3" at the netstamp site of
+# __netif_receive_skb_core, seen on 6.12 with Soft-RoCE traffic).  With a
+# holder a key's count never drops to zero, so the tests never patch it.
+#  - netstamp_needed_key: every ping turns socket timestamps on and off.
+#    Python's socket module lacks SO_TIMESTAMP, hence its number (29 on
+#    x86 and the generic ABI); the holder says "held" once it is set.
+#  - rps_needed: the RoCE testbed sets rps_cpus on its veths, and deleting
+#    them drops the key; a down veth pair with RPS set holds it.
+key_holder()
+{
+	exec python3 -u -c '
+import socket, sys, time
+so_timestamp = getattr(socket, "SO_TIMESTAMP", 29)
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_TIMESTAMP, 1)
+s.setsockopt(socket.SOL_SOCKET, so_timestamp, 1)
+if not s.getsockopt(socket.SOL_SOCKET, so_timestamp):
+	sys.exit("SO_TIMESTAMP did not stick")
+print("held")
 time.sleep(1 << 30)
-' &
-tstamp_pid=$!
+'
+}
+coproc TSTAMP { key_holder; }
+tstamp_pid=$TSTAMP_PID
+read -r -t 30 held <&"${TSTAMP[0]}"
+[ "$held" = held ] ||
+	echo "# warning: no socket-timestamp holder: text patching may race"
 trap 'kill $tstamp_pid 2> /dev/null' EXIT
+if ip link add aicc-khold0 type veth peer name aicc-khold1 2> /dev/null; then
+	for d in aicc-khold0 aicc-khold1; do
+		echo 1 > /sys/class/net/$d/queues/rx-0/rps_cpus 2> /dev/null ||
+			echo "# warning: no RPS holder on $d"
+	done
+fi
 for entry in "${tests[@]}"; do
 	name=${entry%%=*}
 	t=${entry#*=}
