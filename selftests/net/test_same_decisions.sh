@@ -48,11 +48,14 @@ ktap_pass "topology and server"
 
 echo 0 > $tr/tracing_on
 # One socket's calls may run on different CPUs (softirq ACKs, the sending
-# task): order them by a clock synchronised across CPUs.
+# task): order them by the counter clock, one atomic count across CPUs.
+# The global clock is not enough: two calls on two CPUs can get the same
+# stamp, and the merged trace then lists them in CPU order (seen on the
+# debug kernel: a round ended one ACK early in the replay).
 clock=$(cat $tr/trace_clock)
 clock=${clock#*[}
 clock=${clock%%]*}
-echo global > $tr/trace_clock
+echo counter > $tr/trace_clock
 topo_atexit "echo $clock > $tr/trace_clock"
 echo 16384 > $tr/buffer_size_kb
 echo > $tr/trace

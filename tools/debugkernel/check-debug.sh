@@ -15,7 +15,8 @@
 # TEST words restrict the suite like selftests/run-all.sh's.  Fails on any
 # failed test, a suspected leak, or any kernel report (KASAN, UBSAN,
 # lockdep, sleeping in atomic context, WARN: the VM panics or aicc-vm
-# finds it in dmesg).  Logs and results: build/check-debug/.
+# finds it in dmesg).  AICC_REPEAT=N runs each test N times.  Logs and
+# results: build/check-debug/.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -76,7 +77,7 @@ flock "${AICC_VM_LOCK:-/tmp/aicc-vm.lock}" env AICC_VM_QEMU_ARGS="-machine q35 $
 	tools/vm/aicc-vm --kernel-dir "$kdir" --mem 2048 \
 	--timeout "$tmo" --out "$res/vm" --quiet -- \
 	env STRESS_LONG=1 AICC_DEBUG_KERNEL=1 AICC_DEBUG_KDIR="$kdir" \
-	RATE_MBIT="${RATE_MBIT:-5}" ROCE_RATE="${ROCE_RATE:-5mbit}" AICC_TEST_TIMEOUT=${AICC_TEST_TIMEOUT:-2400} AICC_TESTS="${words[*]:-}" \
+	RATE_MBIT="${RATE_MBIT:-5}" ROCE_RATE="${ROCE_RATE:-5mbit}" AICC_TEST_TIMEOUT=${AICC_TEST_TIMEOUT:-2400} AICC_REPEAT=${AICC_REPEAT:-1} AICC_TESTS="${words[*]:-}" \
 	bash tools/debugkernel/guest.sh
 vrc=$?
 t3=$(date +%s)

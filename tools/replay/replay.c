@@ -5,6 +5,7 @@
  * the same core, and check that every call leaves the same flow state
  * and reports the same events, byte for byte.
  *
+ *   echo counter > /sys/kernel/tracing/trace_clock
  *   echo 1 > /sys/kernel/tracing/events/aicc/aicc_core/enable
  *   ... traffic ...
  *   aicc-replay /sys/kernel/tracing/trace
@@ -29,6 +30,7 @@
 struct rflow {
 	char key[KEY_LEN];	/* the socket's (hashed) address */
 	struct aicc_flow f;
+	u64 last_now;		/* the last ACK's clock: never goes back */
 	unsigned int profile;
 	int used;
 };
@@ -265,6 +267,7 @@ static int replay(const struct record *r, struct counts *c,
 		ev = aicc_flow_init(&fl->f, p, (u32)r->arg[0], (u32)r->arg[1],
 				    r->arg[2], r->in_len ? &mem : NULL);
 		fl->f.profile = (u8)fl->profile;
+		fl->last_now = 0;
 		c->flows++;
 		break;
 	case AICC_TC_SEED:
@@ -280,6 +283,15 @@ static int replay(const struct record *r, struct counts *c,
 		}
 		memcpy(&s, r->in, sizeof(s));
 		s.model = NULL;
+		/*
+		 * One socket's ACKs are serialised by its lock, so their
+		 * clock (the socket's tcp_mstamp) only grows.  A step back
+		 * means the trace listed two calls out of order: a trace
+		 * clock not ordered across CPUs (use "counter").
+		 */
+		if (s.now_ns < fl->last_now)
+			return -3;
+		fl->last_now = s.now_ns;
 		ev = aicc_on_ack(&fl->f, &params[fl->profile], &s);
 		break;
 	case AICC_TC_ADOPT:
@@ -375,6 +387,12 @@ int main(int argc, char **argv)
 			continue;
 		if (rc > 0)
 			rc = replay(&r, &c, lineno);
+		if (rc == -3) {
+			fprintf(stderr,
+				"aicc-replay: line %lu: this socket's calls are out of order (record with trace_clock counter)\n",
+				lineno);
+			return 2;
+		}
 		if (rc < 0) {
 			fprintf(stderr, "aicc-replay: line %lu: %s\n", lineno,
 				c.with_model ?

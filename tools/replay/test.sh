@@ -4,8 +4,9 @@
 # Host unit tests of aicc-replay (KTAP): a synthetic trace written by
 # aicc-replay-gen in the tracepoint's format replays with no difference;
 # a changed state byte or event set is found and named; malformed lines,
-# lost events, records made with a learned-policy model (the replay runs
-# without one) and unreadable files are rejected (exit 2); flows whose
+# lost events, one socket's calls out of order (a trace clock that does
+# not order CPUs), records made with a learned-policy model (the replay
+# runs without one) and unreadable files are rejected (exit 2); flows whose
 # init was not recorded are skipped.  The real check, on a trace recorded
 # from the module, is selftests/net/test_same_decisions.sh.
 
@@ -23,7 +24,7 @@ run()
 	out=$("$REPLAY" "$1" 2>&1) && rc=0 || rc=$?
 }
 
-ktap_plan 9
+ktap_plan 10
 
 "$GEN" 3 > "$TMP/t" || { ktap_fail "generate"; ktap_finish; }
 run "$TMP/t"
@@ -64,6 +65,20 @@ awk 'NR == 3000 { sub(/ arg=0,/, " arg=1,") } { print }' "$TMP/t" > "$TMP/m"
 run "$TMP/m"
 ktap_expect "a record made with a model loaded is refused" \
 	"$rc -eq 2 -a $(echo "$out" | grep -c 'line 3000: .*learned-policy') -eq 1"
+
+# Line 2000 swapped with the next ACK of its socket: the replay sees that
+# socket's clock step back and names the trace's order, not a decision.
+awk 'NR == FNR {
+	if (FNR == 2000) { split($0, f, " call="); key = f[1]; sub(/.* sk=/, "", key) }
+	else if (key != "" && !swap && index($0, " sk=" key " call=2 ")) swap = FNR
+	next
+}
+FNR == 2000 { held = $0; next }
+FNR == swap { print; print held; next }
+{ print }' "$TMP/t" "$TMP/t" > "$TMP/m"
+run "$TMP/m"
+ktap_expect "two calls of one socket out of order are reported" \
+	"$rc -eq 2 -a $(echo "$out" | grep -c 'out of order') -eq 1"
 
 run "$TMP/missing"
 ktap_expect "a missing file is an error" "$rc -eq 2"
