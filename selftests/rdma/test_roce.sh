@@ -22,6 +22,11 @@
 #     bad ICRC or QPN or length) are ignored and counted;
 #   - rmmod during traffic is safe and the traffic goes on.
 #
+# The throughput and ping ratios and Jain's index are timing: on the
+# debug kernel (AICC_DEBUG_KERNEL=1) a miss there is a TODO
+# (ktap_expect_perf in selftests/lib/ktap.sh); everywhere else they are
+# hard checks.
+#
 # Needs rdma-core, ibverbs-providers, perftest, rdmacm-utils and the
 # modules built by `make kmods` (build/<release>/); skips otherwise.
 
@@ -148,11 +153,11 @@ if [ "$off_rtt" = 0 ] && [ "$on_rtt" != 999 ]; then
 else
 	rtt=$(awk -v a="$on_rtt" -v b="$off_rtt" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 9 }')
 fi
-ktap_expect_range "throughput with cc on / off: not collapsed" "$thr" 0.4 2
+ktap_expect_perf "throughput with cc on / off: not collapsed" "$thr" 0.4 2
 ktap_target "throughput with cc on / off: near the bottleneck" "$thr" \
 	"${ROCE_MIN_BW_RATIO:-0.7}" 2
 # Under emulation the ping RTT is mostly the busy CPU, not the queue.
-ktap_expect_range "ping RTT on / off: not worse" "$rtt" 0 1.2
+ktap_expect_perf "ping RTT on / off: not worse" "$rtt" 0 1.2
 ktap_target "ping RTT on / off: falls substantially" "$rtt" 0 "${ROCE_MAX_RTT_RATIO:-0.7}"
 ktap_expect "queue p50 falls (on $on_q, off $off_q bytes)" \
 	"$on_q -lt $off_q -o $off_q -eq 0"
@@ -180,7 +185,7 @@ shares=$("$aicc" rdma flows | awk -v b="$ROCE_B" -v old="$before" \
 jain=$(echo "$shares" | awk '{ s += $1; q += $1 * $1; n++ }
 	END { if (n < 2 || q == 0) print 0; else printf "%.3f", s * s / (n * q) }')
 ktap_info "two QPs, packets received per QP: $(echo $shares)"
-ktap_expect_range "two QPs share fairly (Jain's index)" "$jain" 0.8 1
+ktap_expect_perf "two QPs share fairly (Jain's index)" "$jain" 0.8 1
 
 # 11. IPv6 under congestion: CE, CNPs with an IPv6 ICRC, cuts
 c0=$(st cnp_rcvd) b0=$(st cnp_bad)
