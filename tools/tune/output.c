@@ -151,7 +151,8 @@ struct profile_ctx {
 };
 
 int tune_kv_knob(const struct tune_kv_pos *at, const char *name,
-		 const char *val, u32 min, u32 max, bool *have, u32 *out)
+		 const char *val, int (*check)(unsigned int id, u64 v),
+		 unsigned int id, u32 min, u32 max, bool *have, u32 *out)
 {
 	unsigned long long v;
 	char *end;
@@ -163,7 +164,7 @@ int tune_kv_knob(const struct tune_kv_pos *at, const char *name,
 			 at->file, at->ln, name, val);
 		return -1;
 	}
-	if (v < min || v > max) {
+	if (check(id, v)) {
 		snprintf(at->why, at->len, "%s:%d: %s = %llu outside %u..%u",
 			 at->file, at->ln, name, v, min, max);
 		return -1;
@@ -203,9 +204,9 @@ static int profile_line(void *ctx, const struct tune_kv_pos *at, char *name,
 		return -1;
 	}
 	*dot = '.';
-	return tune_kv_knob(at, name, val, aicc_knob_desc[k].min,
-			    aicc_knob_desc[k].max, &pc->have[p][k],
-			    &pc->knobs[p][k]);
+	return tune_kv_knob(at, name, val, aicc_knob_check, (unsigned int)k,
+			    aicc_knob_desc[k].min, aicc_knob_desc[k].max,
+			    &pc->have[p][k], &pc->knobs[p][k]);
 }
 
 int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],

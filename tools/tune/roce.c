@@ -207,7 +207,8 @@ static int roce_line(void *ctx, const struct tune_kv_pos *at, char *name,
 			 at->file, at->ln, name);
 		return -1;
 	}
-	return tune_kv_knob(at, name, val, aicc_roce_knob_desc[k].min,
+	return tune_kv_knob(at, name, val, roce_knob_check, (unsigned int)k,
+			    aicc_roce_knob_desc[k].min,
 			    aicc_roce_knob_desc[k].max, &rf->have[k],
 			    &rf->knobs[k]);
 }

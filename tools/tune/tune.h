@@ -216,11 +216,14 @@ int tune_kv_file(const char *file, const char *syntax,
 		 void *ctx, char *why, size_t len);
 /*
  * The value @val of knob @name on a KEY = VALUE line: a plain decimal
- * integer in @min..@max, and *@have not yet set.  0 with *@out and *@have
- * set, or -1 with at->why naming the file, line, knob and problem.
+ * integer that the module's own @check accepts for knob @id (its range
+ * is @min..@max, for the message), and *@have not yet set.  0 with *@out
+ * and *@have set, or -1 with at->why naming the file, line, knob and
+ * problem.
  */
 int tune_kv_knob(const struct tune_kv_pos *at, const char *name,
-		 const char *val, u32 min, u32 max, bool *have, u32 *out);
+		 const char *val, int (*check)(unsigned int id, u64 v),
+		 unsigned int id, u32 min, u32 max, bool *have, u32 *out);
 /*
  * Files are written to FILE.tmpPID (starting with header, if any), then
  * renamed over FILE by tune_finish().
