@@ -72,11 +72,11 @@
  *           from what the path actually delivered, not from one packet.
  *   RESUME  the first round after an idle gap shorter than rate_memory_ms:
  *           the flow resumes at the rate it delivered over its last busy
- *           period (times the base RTT) -- in an N-to-1 collective, its
- *           fair share -- not at its last window, which grew as other
- *           flows of the collective finished; paced at gain 1, so the next
- *           collective starts at the right speed.  Longer gaps fall back to
- *           START.
+ *           period (its window that rate times base + T, paced at gain 1)
+ *           -- in an N-to-1 collective, its fair share -- not at its last
+ *           window, which grew as other flows of the collective finished;
+ *           so the next collective starts at the right speed.  Longer gaps
+ *           fall back to START.
  *
  * Arithmetic is fixed point, no floating point, no allocation.  The per-ACK
  * path uses additions, multiplications and shifts only; the few quotients
@@ -817,21 +817,25 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 
 /*
  * The window to resume with after idle: the rate the flow actually
- * delivered over its last busy period (one collective's burst), times the
- * base RTT.  In an N-to-1 burst that is the fair share C/N, whatever the
- * window was when the flow's own part ended -- windows of flows that finish
- * last grow as the others leave.  Never more than the current window.
+ * delivered over its last busy period (one collective's burst), times
+ * base + T, the round trip the window is paced over -- so that the pacing
+ * rate is that rate itself.  In an N-to-1 burst that is the fair share
+ * C/N, whatever the window was when the flow's own part ended -- windows
+ * of flows that finish last grow as the others leave.  (Times the base
+ * RTT alone, the flows of a collective resumed at base / (base + T) of
+ * their share: 0.7 of it with the target of a sub-packet window.)  Never
+ * more than the current window.
  */
 static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 {
 	u32 dur = (u32)(busy_end_ns >> 10) - f->busy_start;	/* ~us */
 	u32 del = delivered - f->busy_del0;
+	u64 rt = (u64)f->base_rtt + f->target;
 	u64 w;
 
 	if (!del || (u64)dur << 10 < f->base_rtt)
 		return;
-	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, f->base_rtt >> 10, 0),
-			dur);
+	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, rt >> 10, 0), dur);
 	if (w < f->cwnd)
 		f->cwnd = w;
 }

@@ -627,6 +627,7 @@ KTAP_CASE(bounds_400g_1s_and_1pps)
 KTAP_CASE(idle_resume_and_reset)
 {
 	struct drv d;
+	double rt;
 	u64 w;
 	unsigned int ev;
 
@@ -645,11 +646,18 @@ KTAP_CASE(idle_resume_and_reset)
 			      d.delivered);
 	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.mode == AICC_MODE_RESUME,
 		    "5 ms idle: ev %#x mode %u", ev, d.f.mode);
-	/* resumed at the delivered rate x base RTT: 25 packets */
-	ktap_expect(d.f.cwnd >> 16 >= 24 && d.f.cwnd >> 16 <= 26,
-		    "window %.1f after idle, delivered 25 per RTT (was %.1f)",
-		    d.f.cwnd / 65536.0, w / 65536.0);
-	ktap_expect(d.f.rate > 0, "no pacing rate after idle");
+	/*
+	 * Resumed at the delivered rate, 25 packets per base RTT: the window
+	 * is that rate times base + T, and the pacing rate (gain 1) the rate
+	 * itself, within 2% (the busy period is counted in 1.024 us units).
+	 */
+	rt = 100000.0 + d.f.target;
+	ktap_expect(fabs(cwnd_pkts(&d) - 25 * rt / 100000) < 0.5,
+		    "window %.2f after idle, want %.2f (was %.1f)",
+		    cwnd_pkts(&d), 25 * rt / 100000, w / 65536.0);
+	ktap_expect(fabs(d.f.rate / (25.0 * d.mss / 100e-6) - 1) < 0.02,
+		    "pacing rate %llu B/s after idle, delivered %.0f B/s",
+		    d.f.rate, 25.0 * d.mss / 100e-6);
 	drv_round_n(&d, 100000, 0, 0, 50);
 	ktap_expect(d.f.mode == AICC_MODE_TRACK, "RESUME lasts one round");
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 60000000000ULL,
