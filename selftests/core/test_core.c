@@ -655,9 +655,9 @@ KTAP_CASE(idle_resume_and_reset)
 	ktap_expect(fabs(cwnd_pkts(&d) - 25 * rt / 100000) < 0.5,
 		    "window %.2f after idle, want %.2f (was %.1f)",
 		    cwnd_pkts(&d), 25 * rt / 100000, w / 65536.0);
-	ktap_expect(fabs(d.f.rate / (25.0 * d.mss / 100e-6) - 1) < 0.02,
+	ktap_expect(fabs(d.f.rate / (25.0 * d.mss * 10000) - 1) < 0.02,
 		    "pacing rate %llu B/s after idle, delivered %.0f B/s",
-		    d.f.rate, 25.0 * d.mss / 100e-6);
+		    d.f.rate, 25.0 * d.mss * 10000);
 	drv_round_n(&d, 100000, 0, 0, 50);
 	ktap_expect(d.f.mode == AICC_MODE_TRACK, "RESUME lasts one round");
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 60000000000ULL,
