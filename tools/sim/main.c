@@ -175,8 +175,11 @@ static void print_json(const struct sim_config *c, const struct sim_result *r,
 	print_cc_events(r, "  \"cc_cuts\": {\"delay\": %llu, \"ecn\": %llu, "
 			"\"loss\": %llu, \"start_exits\": %llu, "
 			"\"idle_resumes\": %llu, \"idle_resets\": %llu},\n");
-	printf("  \"drops_window\": %llu,\n",
-	       (unsigned long long)r->drops_win);
+	printf("  \"drops_window\": %llu, \"drops_warm\": %llu, "
+	       "\"rtos_warm\": %llu,\n",
+	       (unsigned long long)r->drops_win,
+	       (unsigned long long)r->drops_warm,
+	       (unsigned long long)r->rtos_warm);
 	printf("  \"fct\": [");
 	for (i = 0; i < SIM_NR_FCT; i++) {
 		const struct sim_fct_class *f = &r->fct[i];
@@ -228,6 +231,11 @@ static void print_table(const struct sim_config *c,
 	       (unsigned long long)r->ack_drops);
 	printf("timeouts      %llu (%llu in window)\n",
 	       (unsigned long long)r->rtos, (unsigned long long)r->rtos_win);
+	if (r->drops_warm != r->drops_win || r->rtos_warm != r->rtos_win)
+		printf("past cold start %llu dropped, %llu timeouts (after the "
+		       "first iteration)\n",
+		       (unsigned long long)r->drops_warm,
+		       (unsigned long long)r->rtos_warm);
 	print_cc_events(r, "cc events     cuts: delay %llu, ecn %llu, loss %llu; "
 			"start exits %llu; idle resumes %llu, resets %llu\n");
 	if (r->msgs_done || r->msgs_open) {

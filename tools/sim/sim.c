@@ -700,6 +700,24 @@ static inline bool in_window(const struct sim *s)
 	return s->now >= s->w0 && s->now <= s->w1;
 }
 
+/*
+ * In the window and past the cold start: for the collectives, once their
+ * first iteration has ended (every flow then has a window and a rate
+ * learned from the fabric, not the initial window).
+ */
+static bool past_cold_start(const struct sim *s)
+{
+	switch (s->c->scenario) {
+	case SIM_SC_INCAST:
+	case SIM_SC_ALLTOALL:
+	case SIM_SC_ALLREDUCE:
+	case SIM_SC_PIPELINE:
+		return in_window(s) && s->iter > 0;
+	default:
+		return in_window(s);
+	}
+}
+
 static void on_rto(struct sim *s, struct flow *f)
 {
 	u32 seq;
@@ -711,6 +729,8 @@ static void on_rto(struct sim *s, struct flow *f)
 	s->r->rtos++;
 	if (in_window(s))
 		s->r->rtos_win++;
+	if (past_cold_start(s))
+		s->r->rtos_warm++;
 	f->rq.head = 0;
 	f->rq.tail = 0;
 	f->txq.head = 0;
@@ -1282,6 +1302,8 @@ static void on_arrive(struct sim *s, u32 pi)
 				s->r->drops++;
 				if (in_window(s))
 					s->r->drops_win++;
+				if (past_cold_start(s))
+					s->r->drops_warm++;
 			}
 			pkt_free(s, pi);
 			return;

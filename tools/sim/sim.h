@@ -113,11 +113,18 @@ struct sim_result {
 	double q_p99_us, q_max_us;	/* the same as time at line rate */
 	u64 drops, ecn_marks;	/* data packets at switches */
 	u64 drops_win;		/* ... of which in the measurement window */
+	/*
+	 * ... of those, the ones after the first collective iteration ended
+	 * (the cold start's excluded); the same as drops_win for the
+	 * scenarios without iterations
+	 */
+	u64 drops_warm;
 	/* byte accounting over every switch port, at the end of the run */
 	u64 port_in, port_out, port_drop, port_queued;
 	u64 ack_drops;
 	u64 pkts_sent, retrans, rtos;
 	u64 rtos_win;		/* ... of which in the measurement window */
+	u64 rtos_warm;		/* ... and after the first iteration */
 	u64 acks_sent;
 	/* flows */
 	struct sim_fct_class fct[SIM_NR_FCT];

@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	19
+#define NR_TESTS	20
 
 static void report(bool ok, const char *name)
 {
@@ -338,6 +338,31 @@ static void test_aicc_incast(void)
 		    "aicc still drops and times out in 256-way incast");
 }
 
+/*
+ * The loss counts past the cold start (what the tuner's loss term uses):
+ * with no warm-up, DCTCP's 256-way incast into 512 KB loses packets and
+ * times out while every flow starts at the initial window, and its
+ * two-packet floor keeps losing packets, without timeouts, after the
+ * first iteration.
+ */
+static void test_cold_start_loss(void)
+{
+	struct sim_config c;
+	struct sim_result d;
+	bool ok;
+
+	setup(&c, SIM_SC_INCAST, SIM_CC_DCTCP, 256, 6,
+	      &(struct over){ .buffer_kb = 512 });
+	ok = !run(&c, &d, "dctcp incast 256, 512 KB, no warm-up");
+	diag("past the first iteration: %llu drops, %llu timeouts",
+	     (unsigned long long)d.drops_warm,
+	     (unsigned long long)d.rtos_warm);
+	report(ok && d.drops_win == d.drops && d.iters >= 2 &&
+	       d.drops_warm > 0 && d.drops_warm < d.drops_win &&
+	       d.rtos_warm < d.rtos_win / 4,
+	       "loss_past_cold_start_leaves_out_the_first_iteration");
+}
+
 /* A Reno that checks every sample it is given, as the kernel would fill it. */
 static struct {
 	u64 samples, bad, app_limited, rtt, ce;
@@ -481,6 +506,7 @@ int main(void)
 	test_aicc_single();
 	test_aicc_four();
 	test_aicc_incast();
+	test_cold_start_loss();
 	test_line_rate(SIM_CC_SWIFT, "swift_single_flow_runs");
 	if (n_test != NR_TESTS)
 		printf("# planned %d tests, ran %d\n", NR_TESTS, n_test);

@@ -442,14 +442,15 @@ double case_objective(const struct tune_set *set, int i,
 				       tc->cfg.flows > 1))
 		t[TT_UNFAIR] = r->jain < 1 ? 1 - r->jain : 0;
 	/*
-	 * Losses after the warm-up only, as the queue and the other terms:
-	 * a cold start of hundreds of flows at the initial window overflows
-	 * any buffer whatever the knobs, and counting it would leave the
-	 * term the same for every candidate of a high fan-in case.
+	 * Losses past the cold start only (the measurement window and, for
+	 * the collectives, after their first iteration): hundreds of flows
+	 * starting at the initial window overflow any buffer whatever the
+	 * knobs, and counting that would leave the term the same for every
+	 * candidate of a high fan-in case.
 	 */
-	if (r->drops_win || r->rtos_win)
-		t[TT_LOSS] = 1 + 0.25 * log2(1.0 + r->drops_win) +
-			0.5 * log2(1.0 + r->rtos_win);
+	if (r->drops_warm || r->rtos_warm)
+		t[TT_LOSS] = 1 + 0.25 * log2(1.0 + r->drops_warm) +
+			0.5 * log2(1.0 + r->rtos_warm);
 	for (k = 0; k < TT_NR; k++) {
 		if (term)
 			term[k] = t[k];
@@ -491,8 +492,8 @@ int evaluate(const struct tune_set *set, int cc, const u32 *knobs,
 			ev->q99_rtt[i] = ev->term[i][TT_QUEUE];
 			ev->slow[i] = ev->term[i][TT_SLOW];
 			ev->jain[i] = r.jain;
-			ev->drops[i] = r.drops_win;
-			ev->rtos[i] = r.rtos_win;
+			ev->drops[i] = r.drops_warm;
+			ev->rtos[i] = r.rtos_warm;
 			ev->sim_events += r.events;
 		}
 		ev->cobj[i] = j;
