@@ -7,13 +7,17 @@
 #                        tools/tune/results/<profile>.{log,conf} and
 #                        tools/tune/results/defaults.h
 #   make tune QUICK=1    a smoke run (about 10 s of CPU) into build/tune-quick/
+#   make tune-fabric     a recorded re-tune of aicc for a 256-way fabric
+#                        with 512 KB buffers (about 75 s):
+#                        tools/tune/results/fabric-256.{log,conf}
 #   make tune-roce       the recorded tuning of aicc_roce's knobs (a few
 #                        seconds): tools/tune/results/roce.{log,conf}
 #                        (goodput floor 0.7) and roce-pure.{log,conf}
 #   make check-tune      unit tests (KTAP), with test-load.sh,
 #                        test-roce.sh (aicc-tune --roce, aicc rdma --file)
-#                        and test-compare.sh (roce-vm-compare.sh's
-#                        argument checks)
+#                        test-compare.sh (roce-vm-compare.sh's
+#                        argument checks) and test-fabric.sh (the
+#                        recorded fabric-256.conf)
 
 TUNE_SRCS := tools/tune/cmaes.c tools/tune/space.c tools/tune/objective.c \
 	     tools/tune/output.c tools/tune/roce.c tools/tune/cli.c
@@ -27,7 +31,7 @@ TOOLS_TARGETS += $(BUILD)/aicc-tune
 CHECK_UNIT += check-tune
 INSTALL_TARGETS += install-aicc-tune
 
-.PHONY: tune tune-scales tune-roce check-tune install-aicc-tune
+.PHONY: tune tune-scales tune-fabric tune-roce check-tune install-aicc-tune
 
 $(BUILD)/aicc-tune: tools/tune/main.c $(TUNE_SRCS) $(TUNE_SIM_SRCS) \
 		$(CORE_SRCS) $(TUNE_HDRS) tools/tune/build.mk
@@ -44,13 +48,15 @@ $(BUILD)/aicc-tune-test: tools/tune/test_tune.c $(TUNE_SRCS) \
 
 # The C suite, then loading a tuned file with the aicc tool itself.
 check-tune: $(BUILD)/aicc-tune-test $(BUILD)/aicc-tune $(BUILD)/aicc \
-		$(BUILD)/aicc-mkfake
+		$(BUILD)/aicc-mkfake $(BUILD)/aicc-sim
 	@r=0; $(BUILD)/aicc-tune-test || r=1; \
 	AICC_TUNE=$(BUILD)/aicc-tune AICC=$(BUILD)/aicc \
 	AICC_MKFAKE=$(BUILD)/aicc-mkfake bash tools/tune/test-load.sh || r=1; \
 	AICC_TUNE=$(BUILD)/aicc-tune AICC=$(BUILD)/aicc \
 		bash tools/tune/test-roce.sh || r=1; \
 	bash tools/tune/test-compare.sh || r=1; \
+	AICC_TUNE=$(BUILD)/aicc-tune AICC_SIM=$(BUILD)/aicc-sim \
+		bash tools/tune/test-fabric.sh || r=1; \
 	exit $$r
 
 # The recorded run.  Budget per profile: TUNE_GENS generations of
@@ -110,6 +116,21 @@ tune-scales: $(BUILD)/aicc-tune
 			--eval $(TUNE_OUT)/$$p.conf >> $$out 2>/dev/null; \
 		echo >> $$out; \
 	done; done
+
+# A re-tune for one user fabric, the way 'aicc tune' is meant to be used
+# (Documentation/tuning.rst, "Re-tuning for a fabric: 256-way incast"):
+# fan-in 256 into 512 KB buffers, where the shipped table loses packets.
+# It starts from the shipped table (the built-in defaults), as a user's
+# run does.  tools/tune/test-fabric.sh checks the recorded file.
+FABRIC_TUNE_ARGS := --fan-in 256 --buffer-kb 512 --generations 40 \
+	--lambda 12 --seed 1
+
+tune-fabric: $(BUILD)/aicc-tune
+	@mkdir -p tools/tune/results
+	$(BUILD)/aicc-tune --profile aicc $(FABRIC_TUNE_ARGS) \
+		--note "core: module/core at $(TUNE_CORE)" \
+		--log tools/tune/results/fabric-256.log \
+		-o tools/tune/results/fabric-256.conf > /dev/null
 
 # aicc_roce's knobs in the RoCE model: with the goodput floor the file
 # ships with, and on sim_roce_score alone (Documentation/tuning.rst).
