@@ -15,7 +15,8 @@
 #    learned policy's ablation (tools/train/vm-ablation.sh).  Raw results
 #    in build/bench/vm-<kernel>/raw/.
 # 2. Simulator: aicc-sim at datacenter scale (100 Gbit/s, 10 us, up to
-#    256-way incast), the aicc profiles against DCTCP, Swift and Reno, three
+#    256-way incast), the aicc profiles against DCTCP, Swift and Reno (and
+#    the 256-way incast with tools/tune/results/fabric-256.conf), three
 #    seeds (--quick: one), JSON in build/bench/sim/; and the learned
 #    policy's ablation on the held-out set (aicc-train --eval).
 # 3. CPU: instructions per ACK of aicc_on_ack() under callgrind, and native
@@ -61,7 +62,7 @@ while [ $# -gt 0 ]; do
 	--no-cpu) cpu=0; shift ;;
 	--no-build) bld=0; shift ;;
 	--docs) docs=1; shift ;;
-	-h|--help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -180,10 +181,20 @@ if [ $sim -eq 1 ]; then
 	ccs=("aicc|--cc aicc" "aicc_lat|--cc aicc --profile aicc_lat"
 	     "aicc_bulk|--cc aicc --profile aicc_bulk"
 	     "dctcp|--cc dctcp" "swift|--cc swift" "reno|--cc reno")
+	# the 256-way incast also with the knobs re-tuned for that fabric
+	# (make tune-fabric, Documentation/tuning.rst)
+	fabric=tools/tune/results/fabric-256.conf
+	fknobs=$(sed -n 's/^aicc\.\([a-z_]*\) *= *\([0-9]*\).*/--knob \1=\2/p' \
+		"$fabric" 2>/dev/null | tr '\n' ' ')
 	n=0
 	for s in "${scen[@]}"; do
 		label=${s%%|*}
-		for c in "${ccs[@]}"; do
+		cs=("${ccs[@]}")
+		case $label in
+		"incast: 256-way"*)
+			[ -n "$fknobs" ] && cs+=("aicc-fabric256|--cc aicc $fknobs") ;;
+		esac
+		for c in "${cs[@]}"; do
 			for seed in $seeds; do
 				n=$((n + 1))
 				f=run$n.json

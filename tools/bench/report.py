@@ -280,6 +280,8 @@ def simulator(simdir):
              "q_p99_us": (j.get("queue_us") or {}).get("p99"),
              "drops": j.get("drops"), "rtos": j.get("rtos"),
              "retrans": j.get("retrans"),
+             "drops_warm": j.get("drops_warm") if j.get("iterations") else None,
+             "rtos_warm": j.get("rtos_warm") if j.get("iterations") else None,
              "jain": j["jain"] if (j.get("jain") or -1) >= 0 else None}
         if j.get("iterations") and j.get("cct_ideal_us"):
             m["cct_ratio"] = j["cct_us"]["mean"] / j["cct_ideal_us"]
@@ -442,7 +444,9 @@ SIM_COLS = [("util", "util", 3), ("q p50 KB", "q_p50_kb", 1),
             ("Jain", "jain", 3), ("cct/ideal", "cct_ratio", 2),
             ("cct p99/ideal", "cct_p99_ratio", 2),
             ("small RPC p99 slowdown", "rpc_small_sd_p99", 1),
-            ("drops", "drops", 0), ("RTOs", "rtos", 0)]
+            ("drops", "drops", 0), ("RTOs", "rtos", 0),
+            ("drops past cold start", "drops_warm", 0),
+            ("RTOs past cold start", "rtos_warm", 0)]
 
 
 def testbed_tables(tb):
