@@ -56,7 +56,7 @@ check-tune: $(BUILD)/aicc-tune-test $(BUILD)/aicc-tune $(BUILD)/aicc \
 		bash tools/tune/test-roce.sh || r=1; \
 	bash tools/tune/test-compare.sh || r=1; \
 	AICC_TUNE=$(BUILD)/aicc-tune AICC_SIM=$(BUILD)/aicc-sim \
-		bash tools/tune/test-fabric.sh || r=1; \
+	AICC=$(BUILD)/aicc bash tools/tune/test-fabric.sh || r=1; \
 	exit $$r
 
 # The recorded run.  Budget per profile: TUNE_GENS generations of

@@ -11,16 +11,18 @@
 #     512 KB, 2 ms warm-up), with seeds and start jitter it never saw:
 #     no drop and no timeout after the warm-up, at least three
 #     iterations, completion within 1.25 times ideal, while DCTCP drops;
-#   - the file is a valid aicc profile file (aicc-tune --eval reads it
-#     with the module's own knob checks).
+#   - the file is a valid aicc profile file: 'aicc profile load -n'
+#     accepts it (and aicc-tune --eval reads it with the module's own
+#     knob checks).
 #
-# Environment: AICC_TUNE, AICC_SIM (default: build/...); FABRIC_FILE
+# Environment: AICC_TUNE, AICC_SIM, AICC (default: build/...); FABRIC_FILE
 # checks another profile file instead (the shipped aicc.conf fails both).
 
 set -u
 cd "$(dirname "$0")/../.."
 TUNE=${AICC_TUNE:-$PWD/build/aicc-tune}
 SIM=${AICC_SIM:-$PWD/build/aicc-sim}
+AICC=${AICC:-$PWD/build/aicc}
 FILE=${FABRIC_FILE:-tools/tune/results/fabric-256.conf}
 
 TMP=$(mktemp -d /tmp/aicc-tune-fabric.XXXXXX)
@@ -95,9 +97,17 @@ sim_no_loss_where_dctcp_drops() {
 	done
 }
 
+tool_accepts_file() {
+	"$AICC" profile load -n "$FILE" > "$TMP/out" 2>&1 ||
+		fail "aicc profile load -n: $(head -1 "$TMP/out")" || return 1
+	[ "$(grep -c '^aicc\.[a-z_]* *= *[0-9]' "$FILE")" = 21 ] ||
+		fail "expected 21 aicc knob lines in $FILE"
+}
+
 command -v python3 > /dev/null || { echo "1..0 # SKIP no python3"; exit 4; }
 echo "TAP version 13"
-echo "1..2"
+echo "1..3"
+t fabric256_file_loads_with_aicc_tool tool_accepts_file
 t fabric256_tuner_no_loss_where_dctcp_loses tuner_sees_no_loss
 t fabric256_sim_incast_no_loss_where_dctcp_drops sim_no_loss_where_dctcp_drops
 t_done
