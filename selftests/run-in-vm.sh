@@ -70,6 +70,11 @@ ktap_info "aicc selftests on $(uname -r): ${#tests[@]} test programs"
 #    x86 and the generic ABI); the holder says "held" once it is set.
 #  - rps_needed: the RoCE testbed sets rps_cpus on its veths, and deleting
 #    them drops the key; a down veth pair with RPS set holds it.
+#  - the scheduler's tracepoints (sched_switch, sched_wakeup,
+#    sched_wakeup_new): enabling any trace event starts ftrace's
+#    command-line recording, which hooks them ("Oops: int3" in __schedule
+#    on 6.12 when test_module enabled aicc:aicc_update).  A trace instance
+#    of our own, its buffer off, with those events on holds them.
 key_holder()
 {
 	exec python3 -u -c '
@@ -94,6 +99,17 @@ if ip link add aicc-khold0 type veth peer name aicc-khold1 2> /dev/null; then
 		echo 1 > /sys/class/net/$d/queues/rx-0/rps_cpus 2> /dev/null ||
 			echo "# warning: no RPS holder on $d"
 	done
+fi
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || mount -t tracefs nodev $tr 2> /dev/null
+if mkdir $tr/instances/aicc-khold 2> /dev/null; then
+	echo 0 > $tr/instances/aicc-khold/tracing_on
+	for e in sched_switch sched_wakeup sched_wakeup_new; do
+		echo 1 > $tr/instances/aicc-khold/events/sched/$e/enable 2> /dev/null ||
+			echo "# warning: no holder for sched:$e"
+	done
+else
+	echo "# warning: no trace instance: the scheduler's tracepoints may be patched"
 fi
 for entry in "${tests[@]}"; do
 	name=${entry%%=*}
