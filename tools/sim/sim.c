@@ -701,9 +701,9 @@ static inline bool in_window(const struct sim *s)
 }
 
 /*
- * In the window and past the cold start: for the collectives, once their
- * first iteration has ended (every flow then has a window and a rate
- * learned from the fabric, not the initial window).
+ * Past the cold start: for the collectives, once their first iteration
+ * has ended (every flow then has a window and a rate learned from the
+ * fabric, not the initial window); the other scenarios have none.
  */
 static bool past_cold_start(const struct sim *s)
 {
@@ -712,9 +712,9 @@ static bool past_cold_start(const struct sim *s)
 	case SIM_SC_ALLTOALL:
 	case SIM_SC_ALLREDUCE:
 	case SIM_SC_PIPELINE:
-		return in_window(s) && s->iter > 0;
+		return s->iter > 0;
 	default:
-		return in_window(s);
+		return true;
 	}
 }
 
@@ -727,10 +727,11 @@ static void on_rto(struct sim *s, struct flow *f)
 		return;
 	}
 	s->r->rtos++;
-	if (in_window(s))
+	if (in_window(s)) {
 		s->r->rtos_win++;
-	if (past_cold_start(s))
-		s->r->rtos_warm++;
+		if (past_cold_start(s))
+			s->r->rtos_warm++;
+	}
 	f->rq.head = 0;
 	f->rq.tail = 0;
 	f->txq.head = 0;
@@ -1300,10 +1301,11 @@ static void on_arrive(struct sim *s, u32 pi)
 				s->r->ack_drops++;
 			} else {
 				s->r->drops++;
-				if (in_window(s))
+				if (in_window(s)) {
 					s->r->drops_win++;
-				if (past_cold_start(s))
-					s->r->drops_warm++;
+					if (past_cold_start(s))
+						s->r->drops_warm++;
+				}
 			}
 			pkt_free(s, pi);
 			return;
