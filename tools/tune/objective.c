@@ -21,13 +21,14 @@ const char *const tune_kind_name[TK_NR] = {
 	[TK_INCAST] = "incast", [TK_ALLTOALL] = "alltoall",
 	[TK_ALLREDUCE] = "allreduce", [TK_STAGGER] = "stagger",
 	[TK_RPC] = "rpc", [TK_LONG] = "long", [TK_PIPELINE] = "pipeline",
+	[TK_START] = "start",
 };
 
 static const int kind_sc[TK_NR] = {
 	[TK_INCAST] = SIM_SC_INCAST, [TK_ALLTOALL] = SIM_SC_ALLTOALL,
 	[TK_ALLREDUCE] = SIM_SC_ALLREDUCE, [TK_STAGGER] = SIM_SC_STAGGER,
 	[TK_RPC] = SIM_SC_RPC, [TK_LONG] = SIM_SC_LONG,
-	[TK_PIPELINE] = SIM_SC_PIPELINE,
+	[TK_PIPELINE] = SIM_SC_PIPELINE, [TK_START] = SIM_SC_LONG,
 };
 
 const char *const tune_term_name[TT_NR] = {
@@ -285,6 +286,11 @@ static void add(struct builder *b, int kind, double w, double rs, double ts,
 	case TK_RPC:
 		t = clampd(400 * rtt / 1000, 3.0, 5.0);
 		break;
+	case TK_START:
+		/* fast start and what follows it, measured from time 0 */
+		c->warmup_ms = 0;
+		t = clampd(60 * rtt / 1000, 0.5, 2.0);
+		break;
 	default:
 		t = clampd(150 * rtt / 1000, 1.0, 3.0);
 		break;
@@ -336,6 +342,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_LONG, 1, 1, 1, 1, M, P, 7, L, BF);
 		add(&b, TK_LONG, 0.5, 4, 0.5, 1, M, P, 8, L, BF);
 		add(&b, TK_RPC, 0.5, 1, 1, 8, M, P, 9, L, BF);
+		add(&b, TK_START, 1, 1, 1, 2, M, P, 10, L, BF);
 		break;
 	case AICC_PROF_COLL * 2 + 1:
 		add(&b, TK_INCAST, 2, 1, 2, U(F * 3 / 2), U(M / 2), P, 101, L, BF);
@@ -346,6 +353,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_STAGGER, 1, 2, 1.5, 8, M, P, 106, L, BF);
 		add(&b, TK_LONG, 1, 1, 1.5, 2, M, P, 107, L, BF);
 		add(&b, TK_RPC, 0.5, 1, 1, 8, M, P, 108, L * 2, BF);
+		add(&b, TK_START, 1, 2, 1.5, 2, M, P, 109, L, BF);
 		break;
 	case AICC_PROF_LAT * 2:
 		add(&b, TK_RPC, 3, 1, 1, 8, M, -1, 11, L, BF);
@@ -354,6 +362,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_INCAST, 1, 1, 1, F, U(M / 4), P, 14, L, BF);
 		add(&b, TK_STAGGER, 1, 1, 1, 4, M, P, 15, L, BF);
 		add(&b, TK_LONG, 1, 1, 1, 1, M, P, 16, L, BF);
+		add(&b, TK_START, 1, 1, 1, 2, M, P, 17, L, BF);
 		break;
 	case AICC_PROF_LAT * 2 + 1:
 		add(&b, TK_RPC, 3, 1, 1, 16, M, -1, 201, L * 3 / 2, BF + 1);
@@ -362,6 +371,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_INCAST, 1, 1, 1, 2 * F, U(M / 8), P, 204, L, BF);
 		add(&b, TK_STAGGER, 1, 2, 1, 6, M, P, 205, L, BF);
 		add(&b, TK_LONG, 1, 1, 2, 2, M, P, 206, L, BF);
+		add(&b, TK_START, 1, 2, 1.5, 2, M, P, 207, L, BF);
 		break;
 	case AICC_PROF_BULK * 2:
 		add(&b, TK_RPC, 3, 1, 1, 8, M, -1, 21, L, BF);
@@ -370,6 +380,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_LONG, 1, 1, 1, 1, M, P, 24, L, BF);
 		add(&b, TK_STAGGER, 1, 1, 1, 4, M, P, 25, L, BF);
 		add(&b, TK_LONG, 1, 2, 2, 4, M, P, 26, L, BF);
+		add(&b, TK_START, 1, 1, 1, 2, M, P, 27, L, BF);
 		break;
 	default:
 		add(&b, TK_RPC, 3, 1, 1, 16, M, -1, 301, L * 3 / 2, BF + 1);
@@ -377,6 +388,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_RPC, 1, 1, 1, 8, M, -1, 303, L * 5 / 2, 1);
 		add(&b, TK_STAGGER, 1, 2, 1, 8, M, P, 304, L, BF);
 		add(&b, TK_LONG, 1, 1, 1.5, 2, M, P, 305, L, BF);
+		add(&b, TK_START, 1, 2, 1.5, 2, M, P, 306, L, BF);
 		break;
 	}
 #undef U
@@ -402,12 +414,19 @@ double case_objective(const struct tune_set *set, int i,
 	case TK_LONG:
 	case TK_STAGGER:
 	case TK_RPC:
+	case TK_START:
 		t[TT_SHORT] = r->util < 1 ? 1 - r->util : 0;
 		break;
 	default:
 		break;
 	}
-	t[TT_QUEUE] = r->base_rtt_us > 0 ? r->q_p99_us / r->base_rtt_us : 0;
+	/*
+	 * start: the peak, not the p99 -- fast start's overshoot is what the
+	 * case is for, and in a few tens of RTTs the p99 is nearly the peak.
+	 */
+	t[TT_QUEUE] = r->base_rtt_us > 0 ?
+		(tc->kind == TK_START ? r->q_max_us : r->q_p99_us) /
+		r->base_rtt_us : 0;
 	switch (tc->kind) {
 	case TK_INCAST:
 	case TK_ALLTOALL:

@@ -316,8 +316,9 @@ void print_table(FILE *f, const struct tune_set *set,
 		v[j][set->n] = ev[j].obj;
 	print_scores(f, "case (objective, lower is better)", set->n, name, w,
 		     n, label, v);
-	fprintf(f, "\nper case and controller: util, p99 queue / base RTT, "
-		"slow (log slowdown or CCT/ideal), Jain, drops, RTOs\n");
+	fprintf(f, "\nper case and controller: util, p99 queue (start: "
+		"peak) / base RTT, slow (log slowdown or CCT/ideal), Jain, "
+		"drops, RTOs\n");
 	for (i = 0; i < set->n; i++) {
 		fprintf(f, "  %s\n", set->c[i].name);
 		for (j = 0; j < n; j++) {
@@ -332,9 +333,12 @@ void print_table(FILE *f, const struct tune_set *set,
 					 ev[j].jain[i]);
 			else
 				snprintf(jain, sizeof(jain), "-");
-			fprintf(f, "    %-8s  util %.3f  q99 %6.2f RTT  slow %.3f"
+			/* the start case's queue term is the peak */
+			fprintf(f, "    %-8s  util %.3f  %s %6.2f RTT  slow %.3f"
 				"  jain %-5s  drops %llu  rtos %llu\n",
-				label[j], ev[j].util[i], ev[j].q99_rtt[i],
+				label[j], ev[j].util[i],
+				set->c[i].kind == TK_START ? "qmax" : "q99",
+				ev[j].q99_rtt[i],
 				ev[j].slow[i], jain,
 				(unsigned long long)ev[j].drops[i],
 				(unsigned long long)ev[j].rtos[i]);

@@ -491,6 +491,53 @@ KTAP_CASE(workload_mix_parses_and_applies)
 	ktap_expect(ok, "mix not parsed, applied or refused as expected");
 }
 
+/*
+ * The start case: in every profile's training set, measured from time 0,
+ * and its queue term is the peak -- a later fast-start exit costs more.
+ */
+KTAP_CASE(start_case_charges_the_start_up_peak)
+{
+	static struct tune_set set, one;
+	struct tune_fabric fb;
+	struct tune_mix mx;
+	struct tune_eval early, late;
+	u32 kn[AICC_NR_KNOBS];
+	bool ok = true;
+	int p, i, at = -1;
+
+	fabric_defaults(&fb);
+	mix_defaults(&mx);
+	for (p = 0; p < AICC_NR_PROFILES; p++) {
+		build_set(&set, p, &fb, &mx, false, false);
+		for (i = 0, at = -1; i < set.n; i++)
+			if (set.c[i].kind == TK_START)
+				at = i;
+		ok &= at >= 0 && set.c[at].cfg.warmup_ms == 0 &&
+			set.c[at].cfg.flows == 2;
+	}
+	build_set(&set, AICC_PROF_COLL, &fb, &mx, false, false);
+	for (i = 0, at = -1; i < set.n; i++)
+		if (set.c[i].kind == TK_START)
+			at = i;
+	if (at < 0) {
+		ktap_expect(false, "no start case in the aicc training set");
+		return;
+	}
+	one = set;
+	one.c[0] = set.c[at];
+	one.n = 1;
+	aicc_params_defaults(kn, AICC_PROF_COLL);
+	kn[AICC_K_START_EXIT] = 100;
+	ok &= !evaluate(&one, SIM_CC_AICC, kn, &early);
+	kn[AICC_K_START_EXIT] = 5000;
+	ok &= !evaluate(&one, SIM_CC_AICC, kn, &late);
+	diag("start-2 peak / base RTT: exit at 0.1 T %.2f, at 5 T %.2f",
+	     early.term[0][TT_QUEUE], late.term[0][TT_QUEUE]);
+	ok &= early.term[0][TT_QUEUE] > 0 &&
+		late.term[0][TT_QUEUE] > early.term[0][TT_QUEUE] * 1.2;
+	ktap_expect(ok, "see above");
+}
+
 /* --roce: ranges inside aicc_roce's ABI; random points give valid knobs */
 KTAP_CASE(roce_space_ranges_and_valid_knobs)
 {

@@ -123,7 +123,7 @@ int knobs_valid(const u32 knobs[AICC_NR_KNOBS], char *why, size_t len);
 
 enum tune_kind {
 	TK_INCAST, TK_ALLTOALL, TK_ALLREDUCE, TK_STAGGER, TK_RPC, TK_LONG,
-	TK_PIPELINE, TK_NR
+	TK_PIPELINE, TK_START, TK_NR
 };
 
 extern const char *const tune_kind_name[TK_NR];
