@@ -184,15 +184,14 @@ if [ $sim -eq 1 ]; then
 	# the 256-way incast also with the knobs re-tuned for that fabric
 	# (make tune-fabric, Documentation/tuning.rst)
 	fabric=tools/tune/results/fabric-256.conf
-	fknobs=$(sed -n 's/^aicc\.\([a-z_]*\) *= *\([0-9]*\).*/--knob \1=\2/p' \
-		"$fabric" 2>/dev/null | tr '\n' ' ')
 	n=0
 	for s in "${scen[@]}"; do
 		label=${s%%|*}
 		cs=("${ccs[@]}")
 		case $label in
 		"incast: 256-way"*)
-			[ -n "$fknobs" ] && cs+=("aicc-fabric256|--cc aicc $fknobs") ;;
+			[ -f "$fabric" ] &&
+				cs+=("aicc-fabric256|--cc aicc --profile-file $fabric") ;;
 		esac
 		for c in "${cs[@]}"; do
 			for seed in $seeds; do

@@ -18,11 +18,15 @@ SIM_ROCE_SRCS := tools/sim/roce.c module/roce/roce_law.c \
 		 module/roce/roce_tables.c
 SIM_ROCE_HDRS := tools/sim/sim_roce.h module/roce/roce_law.h uapi/aicc_roce.h
 
-$(BUILD)/aicc-sim: tools/sim/main.c $(SIM_SRCS) $(CORE_SRCS) $(SIM_HDRS) \
-		$(SIM_ROCE_SRCS) $(SIM_ROCE_HDRS) tools/sim/build.mk
+# --profile-file reads profile files with aicc-tune's reader (kvfile.c)
+SIM_MAIN_SRCS := tools/sim/main.c tools/tune/kvfile.c
+
+$(BUILD)/aicc-sim: $(SIM_MAIN_SRCS) $(SIM_SRCS) $(CORE_SRCS) $(SIM_HDRS) \
+		$(SIM_ROCE_SRCS) $(SIM_ROCE_HDRS) tools/tune/kvfile.h \
+		tools/sim/build.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(SIM_CFLAGS) -o $@ tools/sim/main.c $(SIM_SRCS) $(CORE_SRCS) \
-		$(SIM_ROCE_SRCS) -lm
+	$(CC) $(SIM_CFLAGS) -Itools/tune -o $@ $(SIM_MAIN_SRCS) $(SIM_SRCS) \
+		$(CORE_SRCS) $(SIM_ROCE_SRCS) -lm
 
 $(BUILD)/aicc-sim-test: tools/sim/test_sim.c $(SIM_SRCS) $(CORE_SRCS) \
 		$(SIM_HDRS) tools/sim/build.mk

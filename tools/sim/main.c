@@ -12,6 +12,7 @@
 
 #include "sim.h"
 #include "sim_roce.h"
+#include "kvfile.h"	/* read_profile(), tools/tune/kvfile.c */
 
 static const char usage[] =
 "usage: aicc-sim SCENARIO [options]\n"
@@ -19,6 +20,9 @@ static const char usage[] =
 "  --cc NAME          aicc (default), dctcp, swift, reno\n"
 "  --profile NAME     aicc profile of every flow: aicc, aicc_lat, aicc_bulk\n"
 "  --knob NAME=VAL    override an aicc knob of the chosen profile (repeat)\n"
+"  --profile-file F   knobs from an aicc profile file (aicc-tune -o, aicc\n"
+"                     profile save): they replace their profiles' defaults,\n"
+"                     --knob applies on top\n"
 "  --flows N          senders (long/stagger/incast/rpc) or hosts\n"
 "                     (alltoall/allreduce/pipeline)\n"
 "  --rate-gbit R      link rate (100)\n"
@@ -49,13 +53,14 @@ enum {
 	O_CC = 256, O_PROFILE, O_KNOB, O_FLOWS, O_RATE, O_RTT, O_BUF, O_ECN,
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
-	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER,
+	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
 };
 
 static const struct option opts[] = {
 	{ "cc", required_argument, NULL, O_CC },
 	{ "profile", required_argument, NULL, O_PROFILE },
 	{ "knob", required_argument, NULL, O_KNOB },
+	{ "profile-file", required_argument, NULL, O_PFILE },
 	{ "flows", required_argument, NULL, O_FLOWS },
 	{ "rate-gbit", required_argument, NULL, O_RATE },
 	{ "rtt-us", required_argument, NULL, O_RTT },
@@ -275,6 +280,8 @@ static void print_table(const struct sim_config *c,
 int main(int argc, char **argv)
 {
 	static u32 knobs[AICC_NR_KNOBS];
+	static u32 fknobs[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	const char *pfile = NULL;
 	struct sim_config c;
 	struct sim_result r;
 	struct timespec t0, t1;
@@ -299,6 +306,9 @@ int main(int argc, char **argv)
 			if (c.profile < 0)
 				die("unknown profile '%s'%s", optarg,
 				    " (aicc, aicc_lat, aicc_bulk)");
+			break;
+		case O_PFILE:
+			pfile = optarg;
 			break;
 		case O_KNOB:
 			if (nknob == 64)
@@ -418,12 +428,43 @@ int main(int argc, char **argv)
 		    " (long, stagger, incast, alltoall, allreduce, rpc, pipeline)");
 	c.scenario = sc;
 
+	if (pfile) {
+		static bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
+		char why[400];
+		int p, k, n = 0;
+
+		if (c.cc != SIM_CC_AICC)
+			die("--profile-file applies to --cc aicc only%s%s", "",
+			    "");
+		if (read_profile(pfile, fknobs, have, why, sizeof(why)))
+			die("--profile-file: %s%s", why, "");
+		for (p = 0; p < AICC_NR_PROFILES; p++) {
+			u32 def[AICC_NR_KNOBS];
+			bool any = false;
+
+			aicc_params_defaults(def, p);
+			for (k = 0; k < AICC_NR_KNOBS; k++) {
+				any |= have[p][k];
+				if (!have[p][k])
+					fknobs[p][k] = def[k];
+			}
+			if (any) {
+				c.knobs[p] = fknobs[p];
+				n++;
+			}
+		}
+		if (!n)
+			die("--profile-file: %s sets no aicc knob%s", pfile, "");
+	}
 	if (nknob) {
 		int prof = c.profile >= 0 ? c.profile : AICC_PROF_COLL;
 
 		if (c.cc != SIM_CC_AICC)
 			die("--knob applies to --cc aicc only%s%s", "", "");
-		aicc_params_defaults(knobs, prof);
+		if (c.knobs[prof])	/* from --profile-file */
+			memcpy(knobs, c.knobs[prof], sizeof(knobs));
+		else
+			aicc_params_defaults(knobs, prof);
 		for (i = 0; i < nknob; i++) {
 			const char *eq = strchr(knob_args[i], '=');
 			char name[64], *end;

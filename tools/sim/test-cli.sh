@@ -35,7 +35,7 @@ refuse() {
 }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..16"
 refuse rejects_unknown_scenario nosuch
 refuse rejects_unknown_cc incast --cc cubic
 refuse rejects_bad_number incast --flows 12x
@@ -46,10 +46,36 @@ refuse rejects_unknown_knob incast --knob nosuch=1
 refuse rejects_bad_knob_value incast --knob beta=5000
 refuse rejects_knob_for_dctcp incast --cc dctcp --knob beta=500
 
+# --profile-file: the aicc tool's profile format, read with the tuner's
+# reader (tools/tune/kvfile.c) and the module's knob checks
+tmp=$(mktemp -d /tmp/aicc-sim-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+printf 'aicc.nosuch = 1\n' > "$tmp/unknown.conf"
+printf 'aicc.beta = 5000\n' > "$tmp/range.conf"
+printf '# only a global knob\nglobal.rate_memory = 1\n' > "$tmp/none.conf"
+printf 'aicc.beta = 500   # comment\naicc.ai = 150\n' > "$tmp/good.conf"
+refuse rejects_profile_file_unknown_knob incast --profile-file "$tmp/unknown.conf"
+refuse rejects_profile_file_out_of_range incast --profile-file "$tmp/range.conf"
+refuse rejects_profile_file_without_aicc_knobs incast --profile-file "$tmp/none.conf"
+refuse rejects_profile_file_missing incast --profile-file "$tmp/nosuch.conf"
+# the file's knobs are the --knob ones; --knob on top overrides the file
+run() { "$SIM" incast --flows 16 --time-ms 1 -j "$@" 2>&1 | strip; }
+strip() { sed -e 's/"wall_s": [0-9.]*,//'; }
+f=$(run --profile-file "$tmp/good.conf")
+k=$(run --knob beta=500 --knob ai=150)
+o=$(run --profile-file "$tmp/good.conf" --knob ai=900)
+ko=$(run --knob beta=500 --knob ai=900)
+d=$(run)
+if [ -n "$f" ] && [ "$f" = "$k" ] && [ "$o" = "$ko" ] && [ "$f" != "$d" ] &&
+   [ "$o" != "$f" ]; then
+	ok 0 profile_file_same_as_knobs
+else
+	ok 1 profile_file_same_as_knobs
+fi
+
 a=$("$SIM" rpc --cc dctcp --flows 8 --time-ms 1 --seed 5 -j 2>&1)
 rc=$?
 b=$("$SIM" rpc --cc dctcp --flows 8 --time-ms 1 --seed 5 -j 2>&1)
-strip() { sed -e 's/"wall_s": [0-9.]*,//'; }
 if [ $rc = 0 ] && [ "$(printf '%s' "$a" | strip)" = "$(printf '%s' "$b" | strip)" ]; then
 	ok 0 json_same_for_same_seed
 else

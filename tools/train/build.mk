@@ -11,7 +11,8 @@
 #                        on a fake sysfs tree
 
 TRAIN_SRCS := tools/train/train.c tools/tune/cmaes.c tools/tune/space.c \
-	      tools/tune/objective.c tools/tune/output.c tools/tune/cli.c \
+	      tools/tune/objective.c tools/tune/output.c tools/tune/kvfile.c \
+	      tools/tune/cli.c \
 	      tools/sim/sim.c tools/sim/net.c tools/sim/cc.c
 TRAIN_CFLAGS := $(USER_CFLAGS) -Itools/sim -Itools/tune
 
@@ -21,8 +22,8 @@ CHECK_UNIT += check-train
 .PHONY: train check-train
 
 $(BUILD)/aicc-train: $(TRAIN_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
-		tools/tune/tune.h tools/sim/sim.h tools/sim/sim_int.h \
-		uapi/aicc_model.h tools/train/build.mk
+		tools/tune/tune.h tools/tune/kvfile.h tools/sim/sim.h \
+		tools/sim/sim_int.h uapi/aicc_model.h tools/train/build.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(TRAIN_CFLAGS) -o $@ $(TRAIN_SRCS) $(CORE_SRCS) -lm
 

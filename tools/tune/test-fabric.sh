@@ -30,11 +30,6 @@ trap 'rm -rf "$TMP"' EXIT
 
 . tools/tune/testlib.sh
 
-# the file's knobs as aicc-sim options
-knob_args() {
-	sed -n 's/^aicc\.\([a-z_]*\) *= *\([0-9]*\).*/--knob \1=\2/p' "$FILE"
-}
-
 # "drops D rtos R" of one controller's line in one case's block
 case_loss() {	# LOG CASE CONTROLLER
 	awk -v c="$2" -v k="$3" '
@@ -80,7 +75,7 @@ print(d["drops_window"], d["rtos_window"], d["drops_warm"],
 sim_no_loss_where_dctcp_drops() {
 	local extra out
 	for extra in "--seed 1" "--jitter-us 2 --seed 2" "--jitter-us 5 --seed 3"; do
-		out=$(sim_run $(knob_args) $extra) ||
+		out=$(sim_run --profile-file "$FILE" $extra) ||
 			fail "aicc-sim failed ($extra)" || return 1
 		set -- $out
 		echo "# aicc, fabric-256 knobs, $extra: drops $1 rtos $2" \

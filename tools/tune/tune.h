@@ -5,7 +5,8 @@
  *   cmaes.c      the optimiser (own PRNG, own eigensolver)
  *   space.c      normalised [0,1]^d <-> knob values of one profile
  *   objective.c  training and held-out scenario sets, the objective
- *   output.c     profile files, defaults.h, the comparison table
+ *   output.c     writing profile files, defaults.h, the comparison table
+ *   kvfile.c     reading KEY = VALUE and profile files (also aicc-sim's)
  *   roce.c       aicc_roce's knobs (--roce): space, scenario sets, file
  *   cli.c        errors and logged output (shared with aicc-train)
  *   main.c       the command line
@@ -21,6 +22,7 @@
 #include "sim.h"
 #include "sim_int.h"
 #include "sim_roce.h"
+#include "kvfile.h"
 
 /* ---- command-line helpers (cli.c), also used by aicc-train ---- */
 
@@ -187,43 +189,8 @@ int evaluate(const struct tune_set *set, int cc, const u32 *knobs,
 double case_objective(const struct tune_set *set, int i,
 		      const struct sim_result *r, double *term);
 
-/* ---- output (output.c) ---- */
+/* ---- output (output.c; reading files: kvfile.h) ---- */
 
-/* s without leading and trailing white space (in place) */
-char *tune_trim(char *s);
-/*
- * One line of a "KEY = VALUE" file, '#' starting a comment: 0 for a blank
- * line, 1 with key and val trimmed (in place), -1 if there is no '='.
- */
-int tune_kv_line(char *line, char **key, char **val);
-/* Where tune_kv_file() is: the file, the line, the caller's message buffer */
-struct tune_kv_pos {
-	const char *file;
-	int ln;
-	char *why;
-	size_t len;
-};
-
-/*
- * Hands each KEY = VALUE line of @file to @fn with @ctx (blank lines and
- * comments skipped).  @fn returns 0 to go on, -1 after writing at->why, or
- * 1 for a syntax error, as is a line without '=': "FILE:N: expected
- * @syntax".  Returns 0, or -1 with why set (the file is closed either way).
- */
-int tune_kv_file(const char *file, const char *syntax,
-		 int (*fn)(void *ctx, const struct tune_kv_pos *at, char *key,
-			   char *val),
-		 void *ctx, char *why, size_t len);
-/*
- * The value @val of knob @name on a KEY = VALUE line: a plain decimal
- * integer that the module's own @check accepts for knob @id (its range
- * is @min..@max, for the message), and *@have not yet set.  0 with *@out
- * and *@have set, or -1 with at->why naming the file, line, knob and
- * problem.
- */
-int tune_kv_knob(const struct tune_kv_pos *at, const char *name,
-		 const char *val, int (*check)(unsigned int id, u64 v),
-		 unsigned int id, u32 min, u32 max, bool *have, u32 *out);
 /*
  * Files are written to FILE.tmpPID (starting with header, if any), then
  * renamed over FILE by tune_finish().
@@ -240,10 +207,6 @@ int tune_write_knobs(const char *file, const char *header, const char *prefix,
 int write_profile(const char *file, int profile,
 		  const u32 knobs[AICC_NR_KNOBS], const char *header,
 		  char *why, size_t len);
-/* Reads a profile file; knobs[p][k] set where have[p][k]. */
-int read_profile(const char *file, u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
-		 bool have[AICC_NR_PROFILES][AICC_NR_KNOBS], char *why,
-		 size_t len);
 int write_defaults_h(const char *file,
 		     const u32 knobs[AICC_NR_PROFILES][AICC_NR_KNOBS],
 		     const char *source, char *why, size_t len);
