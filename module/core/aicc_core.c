@@ -32,6 +32,7 @@
  *
  *   loss seen:      w <- w * (1 - loss_beta)         (immediately, per ACK)
  *   d > T:          w <- w * (1 - min(beta * (d - T) / d, max_mdf))
+ *                   (not in app-limited rounds)
  *   CE seen:        w <- w * (1 - min(ecn_beta * alpha, max_mdf))
  *                   (the larger of the two cuts)
  *   d1 > T:         w unchanged (d1: this round's delay alone)
@@ -671,7 +672,17 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 		 */
 		if (held)
 			break;
-		if ((f->flags & AICC_F_HAVE_RTT) && f->qdelay > f->target) {
+		/*
+		 * Delay cuts only in rounds the window limited.  An
+		 * app-limited flow (requests, responses) is not what holds
+		 * the queue, and its samples carry the peer's delayed ACKs
+		 * and think time: cut on them while it never grows (it does
+		 * not use its window), and it ratchets down to min_cwnd and
+		 * paces its requests out seconds late.  Marks and losses
+		 * still cut it.
+		 */
+		if ((f->flags & AICC_F_HAVE_RTT) && f->qdelay > f->target &&
+		    !(f->flags & AICC_F_APP_LIMITED)) {
 			cut = aicc_mul_shr(p->beta_q16,
 					   aicc_udiv64((u64)(f->qdelay - f->target)
 						       << 16, f->qdelay), 16);

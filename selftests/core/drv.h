@@ -16,6 +16,7 @@ struct drv {
 	u32 delivered;
 	u32 ce;
 	u32 mss;
+	u8 app_limited;	/* every sample says: the application limited */
 };
 
 /*
@@ -41,6 +42,7 @@ static inline unsigned int drv_ack(struct drv *d, u64 dt_ns, u32 rtt_ns,
 	s.losses = lost;
 	s.mss = d->mss;
 	s.ack_delayed = delayed;
+	s.app_limited = d->app_limited;
 	s.model = d->model;
 	return aicc_on_ack(&d->f, &d->p, &s);
 }

@@ -422,6 +422,46 @@ KTAP_CASE(delayed_acks_are_not_queueing_delay)
 	ktap_expect(d.f.base_rtt == 100000, "base RTT %u moved", d.f.base_rtt);
 }
 
+/*
+ * An application-limited flow (RPC requests or responses) is not cut on
+ * delay: it is not what holds the queue, and its samples carry the peer's
+ * delayed ACKs.  It never grows either, so delay cuts would ratchet it
+ * down to min_cwnd.  Marks still cut it.
+ */
+KTAP_CASE(app_limited_rounds_not_cut_on_delay)
+{
+	struct drv d;
+	double w0;
+	int i;
+
+	drv_tracking(&d);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	d.app_limited = 1;
+	/* its first ACK decides on the last window-limited round */
+	drv_round(&d, 200000, 0, 0);	/* 100 us over, target ~30 */
+	w0 = cwnd_pkts(&d);
+	for (i = 0; i < 10; i++)
+		drv_round(&d, 200000, 0, 0);
+	ktap_expect(cwnd_pkts(&d) == w0,
+		    "app-limited: %.3f -> %.3f packets on delay", w0,
+		    cwnd_pkts(&d));
+	drv_round(&d, 200000, 3, 0);
+	drv_round(&d, 200000, 0, 0);
+	ktap_expect(cwnd_pkts(&d) < w0, "app-limited: marks did not cut (%.3f)",
+		    cwnd_pkts(&d));
+
+	/* the same rounds, window-limited, cut */
+	drv_tracking(&d);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	w0 = cwnd_pkts(&d);
+	for (i = 0; i < 4; i++)
+		drv_round(&d, 200000, 0, 0);
+	ktap_expect(cwnd_pkts(&d) < 0.8 * w0,
+		    "window-limited: %.3f -> %.3f packets", w0, cwnd_pkts(&d));
+}
+
 KTAP_CASE(cut_then_hold_one_round)
 {
 	struct drv d;
