@@ -24,18 +24,18 @@
 # KERNEL=6.1, then 6.12; commit c53e40f, the tuned default knobs of that
 # time): every hard check passed 40 of 40; the whole-run target was met
 # in 15 of 20 runs per kernel, the misses being fast start's overshoot.
-# With the defaults of 1 December 2026 (make tune with the start case,
-# Documentation/tuning.rst), 8 runs per kernel, min / median / max, 6.1
-# and 6.12:
-#   utilisation                      0.953/0.956/0.956  0.891/0.954/0.956
-#   p99 after 2 s / cubic's          0.476/0.488/0.571  0.476/0.547/0.636
-#   Jain, four staggered flows       0.990/0.996/0.999  0.995/0.997/1.000
-#   utilisation, staggered           0.956/0.956/0.957  0.956/0.956/0.956
+# With the defaults of 1 December 2026 (make tune on core 6632ba4, with
+# the start and testbed-stagger cases, Documentation/tuning.rst), 8 runs
+# per kernel, min / median / max, 6.1 and 6.12:
+#   utilisation                      0.956/0.956/0.956  0.955/0.956/0.957
+#   p99 after 2 s / cubic's          0.524/0.547/0.667  0.524/0.524/0.619
+#   Jain, four staggered flows       0.999/1.000/1.000  0.999/1.000/1.000
+#   utilisation, staggered           0.955/0.956/0.956  0.956/0.956/0.956
 # Every hard check passed 16 of 16.  The whole-run target (0.5) was met
-# in 7 of 8 runs per kernel (0.21-0.48; start-up peaks of 6-9 ms in 11
-# runs, 19-34 ms in five); the misses were a 34 ms start-up peak (6.1,
-# 1.2) and a run in which cubic's own p99 was low (6.12, 0.58, the one
-# run whose utilisation, 0.891, missed its 0.9 target).
+# in 7 of 8 runs per kernel (0.22-0.37); start-up peaks were 7-10 ms in 6
+# runs and 17-39 ms in ten, and the two misses (0.52 on 6.1, 1.16 on
+# 6.12) were such peaks.  The table before it (make tune of 6c1e448) gave
+# 0.891-0.956 utilisation and peaks of 6-9 ms in 11 of 16 runs.
 # Both ends run aicc (the receiver's aicc ACKs lone segments at once and
 # echoes CE per packet); cubic talks to a cubic listener.
 

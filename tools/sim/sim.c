@@ -1580,8 +1580,8 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 		BAD("flows %u out of range [%u, 4096]", c->flows, minf);
 	if (c->scenario == SIM_SC_ALLTOALL && c->flows > 128)
 		BAD("alltoall: at most 128 hosts (%u flows)", 128 * 127);
-	if (!(c->rate_gbit >= 0.01 && c->rate_gbit <= 1600))
-		BAD("rate %g Gbit/s out of range [0.01, 1600]", c->rate_gbit);
+	if (!(c->rate_gbit >= 0.001 && c->rate_gbit <= 1600))
+		BAD("rate %g Gbit/s out of range [0.001, 1600]", c->rate_gbit);
 	if (!(c->rtt_us >= 0.1 && c->rtt_us <= 100000))
 		BAD("rtt %g us out of range [0.1, 100000]", c->rtt_us);
 	if (!(c->time_ms > 0 && c->time_ms <= 60000))

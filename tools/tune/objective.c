@@ -313,6 +313,41 @@ static void add(struct builder *b, int kind, double w, double rs, double ts,
 			 rate, rtt);
 }
 
+/*
+ * The same kind of case on a path like the VM testbed's: 1/5000 of the
+ * fabric's rate at 1000 times its RTT (20 Mbit/s and 10 ms on the default
+ * fabric), a BDP a fifth of the fabric's with buffer and ECN threshold
+ * scaled to it.  A few flows there share windows of a few packets, where
+ * the flow-scaling term is at its largest and a flow that joins late
+ * measures the standing queue into its base RTT; the fabric cases, with
+ * windows of tens of packets, never pay for that.  Simulated time is in
+ * round trips, as the fabric clamps are not: the packet count stays small.
+ */
+#define TB_RS	(1.0 / 5000)
+#define TB_TS	1000.0
+
+static void add_testbed(struct builder *b, int kind, double w, u32 flows,
+			u32 msg_kb, int prof, u64 seed)
+{
+	struct tune_case *tc;
+	struct sim_config *c;
+	int n = b->set->n;
+
+	add(b, kind, w, TB_RS, TB_TS, flows, msg_kb, prof, seed, 0, 0);
+	if (b->set->n == n)
+		return;
+	tc = &b->set->c[n];
+	c = &tc->cfg;
+	c->buffer_kb = (u32)fmax(c->buffer_kb * TB_RS * TB_TS, 16);
+	c->ecn_kb = (u32)(c->ecn_kb * TB_RS * TB_TS);
+	c->min_rto_us = (u32)(c->min_rto_us * TB_TS);
+	c->time_ms = flows * 60 * c->rtt_us / 1000 * b->mx->time_scale *
+		     (b->quick ? 0.5 : 1);
+	snprintf(tc->name, sizeof(tc->name), "%s-%u/%s testbed",
+		 tune_kind_name[kind], flows,
+		 prof >= 0 ? aicc_profile_desc[prof].name : "mixed");
+}
+
 void build_set(struct tune_set *set, int profile,
 	       const struct tune_fabric *fb, const struct tune_mix *mx,
 	       bool held_out, bool quick)
@@ -343,6 +378,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_LONG, 0.5, 4, 0.5, 1, M, P, 8, L, BF);
 		add(&b, TK_RPC, 0.5, 1, 1, 8, M, P, 9, L, BF);
 		add(&b, TK_START, 1, 1, 1, 2, M, P, 10, L, BF);
+		add_testbed(&b, TK_STAGGER, 1, 4, M, P, 11);
 		break;
 	case AICC_PROF_COLL * 2 + 1:
 		add(&b, TK_INCAST, 2, 1, 2, U(F * 3 / 2), U(M / 2), P, 101, L, BF);
@@ -354,6 +390,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_LONG, 1, 1, 1.5, 2, M, P, 107, L, BF);
 		add(&b, TK_RPC, 0.5, 1, 1, 8, M, P, 108, L * 2, BF);
 		add(&b, TK_START, 1, 2, 1.5, 2, M, P, 109, L, BF);
+		add_testbed(&b, TK_STAGGER, 1, 6, M, P, 110);
 		break;
 	case AICC_PROF_LAT * 2:
 		add(&b, TK_RPC, 3, 1, 1, 8, M, -1, 11, L, BF);
@@ -363,6 +400,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_STAGGER, 1, 1, 1, 4, M, P, 15, L, BF);
 		add(&b, TK_LONG, 1, 1, 1, 1, M, P, 16, L, BF);
 		add(&b, TK_START, 1, 1, 1, 2, M, P, 17, L, BF);
+		add_testbed(&b, TK_STAGGER, 1, 4, M, P, 18);
 		break;
 	case AICC_PROF_LAT * 2 + 1:
 		add(&b, TK_RPC, 3, 1, 1, 16, M, -1, 201, L * 3 / 2, BF + 1);
@@ -372,6 +410,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_STAGGER, 1, 2, 1, 6, M, P, 205, L, BF);
 		add(&b, TK_LONG, 1, 1, 2, 2, M, P, 206, L, BF);
 		add(&b, TK_START, 1, 2, 1.5, 2, M, P, 207, L, BF);
+		add_testbed(&b, TK_STAGGER, 1, 6, M, P, 208);
 		break;
 	case AICC_PROF_BULK * 2:
 		add(&b, TK_RPC, 3, 1, 1, 8, M, -1, 21, L, BF);
@@ -381,6 +420,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_STAGGER, 1, 1, 1, 4, M, P, 25, L, BF);
 		add(&b, TK_LONG, 1, 2, 2, 4, M, P, 26, L, BF);
 		add(&b, TK_START, 1, 1, 1, 2, M, P, 27, L, BF);
+		add_testbed(&b, TK_STAGGER, 1, 4, M, P, 28);
 		break;
 	default:
 		add(&b, TK_RPC, 3, 1, 1, 16, M, -1, 301, L * 3 / 2, BF + 1);
@@ -389,6 +429,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_STAGGER, 1, 2, 1, 8, M, P, 304, L, BF);
 		add(&b, TK_LONG, 1, 1, 1.5, 2, M, P, 305, L, BF);
 		add(&b, TK_START, 1, 2, 1.5, 2, M, P, 306, L, BF);
+		add_testbed(&b, TK_STAGGER, 1, 6, M, P, 307);
 		break;
 	}
 #undef U

@@ -495,6 +495,21 @@ KTAP_CASE(workload_mix_parses_and_applies)
  * The start case: in every profile's training set, measured from time 0,
  * and its queue term is the peak -- a later fast-start exit costs more.
  */
+/* The last case of @kind in @set whose RTT is above (or at most) @rtt_us. */
+static int find_case(const struct tune_set *set, int kind, bool slow,
+		     double rtt_us)
+{
+	int i, at = -1;
+
+	for (i = 0; i < set->n; i++) {
+		bool above = set->c[i].cfg.rtt_us > rtt_us;
+
+		if (set->c[i].kind == kind && above == slow)
+			at = i;
+	}
+	return at;
+}
+
 KTAP_CASE(start_case_charges_the_start_up_peak)
 {
 	static struct tune_set set, one;
@@ -503,22 +518,18 @@ KTAP_CASE(start_case_charges_the_start_up_peak)
 	struct tune_eval early, late;
 	u32 kn[AICC_NR_KNOBS];
 	bool ok = true;
-	int p, i, at = -1;
+	int p, at;
 
 	fabric_defaults(&fb);
 	mix_defaults(&mx);
 	for (p = 0; p < AICC_NR_PROFILES; p++) {
 		build_set(&set, p, &fb, &mx, false, false);
-		for (i = 0, at = -1; i < set.n; i++)
-			if (set.c[i].kind == TK_START)
-				at = i;
+		at = find_case(&set, TK_START, false, fb.rtt_us * 100);
 		ok &= at >= 0 && set.c[at].cfg.warmup_ms == 0 &&
 			set.c[at].cfg.flows == 2;
 	}
 	build_set(&set, AICC_PROF_COLL, &fb, &mx, false, false);
-	for (i = 0, at = -1; i < set.n; i++)
-		if (set.c[i].kind == TK_START)
-			at = i;
+	at = find_case(&set, TK_START, false, fb.rtt_us * 100);
 	if (at < 0) {
 		ktap_expect(false, "no start case in the aicc training set");
 		return;
@@ -535,6 +546,74 @@ KTAP_CASE(start_case_charges_the_start_up_peak)
 	     early.term[0][TT_QUEUE], late.term[0][TT_QUEUE]);
 	ok &= early.term[0][TT_QUEUE] > 0 &&
 		late.term[0][TT_QUEUE] > early.term[0][TT_QUEUE] * 1.2;
+	ktap_expect(ok, "see above");
+}
+
+/*
+ * Every set has a stagger case on a testbed-like path (1/5000 of the rate,
+ * 1000 times the RTT, buffer and ECN threshold scaled to its BDP), and it
+ * charges what the fabric cases cannot see: a large flow-scaling term at
+ * windows of a few packets leaves a standing queue that latecomers take
+ * for part of their base RTT.
+ */
+KTAP_CASE(testbed_stagger_case_charges_latecomer_unfairness)
+{
+	/* tools/tune/start.conf's aicc, and the table make tune shipped
+	 * before the testbed cases (6c1e448): the full flow-scaling range,
+	 * 0.75 base RTTs, up to 10 packets
+	 */
+	static const u32 hand_set[AICC_NR_KNOBS] = {
+		250, 5, 50000, 500, 100, 100, 1000, 50, 800, 500, 63, 500,
+		300, 300, 1200, 100, 0, 500, 10000, 10000, 1,
+	};
+	static const u32 wide_fs[AICC_NR_KNOBS] = {
+		49, 1, 50000, 749, 10000, 36, 1480, 0, 472, 277, 52, 806,
+		666, 1000, 2380, 100, 0, 1000, 10000, 10000, 1,
+	};
+	static struct tune_set set, one;
+	struct tune_fabric fb;
+	struct tune_mix mx;
+	struct tune_eval flat, wide;
+	bool ok = true;
+	int p, h, at;
+
+	fabric_defaults(&fb);
+	mix_defaults(&mx);
+	for (p = 0; p < AICC_NR_PROFILES; p++) {
+		for (h = 0; h < 2; h++) {
+			const struct sim_config *c;
+
+			build_set(&set, p, &fb, &mx, h, false);
+			at = find_case(&set, TK_STAGGER, true, fb.rtt_us * 100);
+			if (at < 0) {
+				diag("profile %d %s: no testbed stagger case",
+				     p, h ? "held-out" : "training");
+				ok = false;
+				continue;
+			}
+			c = &set.c[at].cfg;
+			ok &= fabs(c->rate_gbit * 5000 - fb.rate_gbit) < 1e-6 &&
+			      fabs(c->rtt_us - fb.rtt_us * 1000) < 1e-6 &&
+			      c->ecn_kb == (u32)(fb.ecn_kb * 0.2) &&
+			      c->time_ms >= c->flows * 50 * c->rtt_us / 1000;
+		}
+	}
+	build_set(&set, AICC_PROF_COLL, &fb, &mx, false, false);
+	at = find_case(&set, TK_STAGGER, true, fb.rtt_us * 100);
+	if (at < 0) {
+		ktap_expect(false, "no testbed stagger case for aicc");
+		return;
+	}
+	one = set;
+	one.c[0] = set.c[at];
+	one.n = 1;
+	ok &= !evaluate(&one, SIM_CC_AICC, hand_set, &flat);
+	ok &= !evaluate(&one, SIM_CC_AICC, wide_fs, &wide);
+	diag("%s: Jain hand-set %.3f, 0.75 base RTTs of flow scaling up to 10 packets %.3f",
+	     one.c[0].name, flat.jain[0], wide.jain[0]);
+	ok &= flat.jain[0] > wide.jain[0] + 0.1 &&
+	      fabs(wide.term[0][TT_UNFAIR] - (1 - wide.jain[0])) < 1e-9 &&
+	      wide.term[0][TT_UNFAIR] > flat.term[0][TT_UNFAIR];
 	ktap_expect(ok, "see above");
 }
 
