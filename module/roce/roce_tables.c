@@ -32,7 +32,7 @@ const struct aicc_roce_knob_desc aicc_roce_knob_desc[AICC_ROCE_NR_KNOBS] = {
 	   "verify the ICRC of every received RoCEv2 packet (counters)"),
 	RK(AICC_RK_FLOW_TIMEOUT, "flow_timeout_ms", AICC_RU_MS, 100, 3600000, 10000,
 	   "a flow idle this long may be evicted"),
-	RK(AICC_RK_AICC_PROFILE, "aicc_profile", AICC_RU_ENUM, 0, 2, 2,
+	RK(AICC_RK_AICC_PROFILE, "aicc_profile", AICC_RU_ENUM, 0, 2, 1,
 	   "aicc law: profile whose default parameters it uses"),
 	RK(AICC_RK_RP_MAX_RATE, "rp_max_rate", AICC_RU_MBPS, 0, 400000, 0,
 	   "highest rate, 0 = line rate (100 Gbit/s for software devices)"),
