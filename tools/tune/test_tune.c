@@ -510,6 +510,23 @@ static int find_case(const struct tune_set *set, int kind, bool slow,
 	return at;
 }
 
+/* @one: the aicc training set's case of find_case(); false if none. */
+static bool aicc_case(struct tune_set *one, struct tune_set *set,
+		      const struct tune_fabric *fb,
+		      const struct tune_mix *mx, int kind, bool slow)
+{
+	int at;
+
+	build_set(set, AICC_PROF_COLL, fb, mx, false, false);
+	at = find_case(set, kind, slow, fb->rtt_us * 100);
+	if (at < 0)
+		return false;
+	*one = *set;
+	one->c[0] = set->c[at];
+	one->n = 1;
+	return true;
+}
+
 KTAP_CASE(start_case_charges_the_start_up_peak)
 {
 	static struct tune_set set, one;
@@ -528,15 +545,10 @@ KTAP_CASE(start_case_charges_the_start_up_peak)
 		ok &= at >= 0 && set.c[at].cfg.warmup_ms == 0 &&
 			set.c[at].cfg.flows == 2;
 	}
-	build_set(&set, AICC_PROF_COLL, &fb, &mx, false, false);
-	at = find_case(&set, TK_START, false, fb.rtt_us * 100);
-	if (at < 0) {
+	if (!aicc_case(&one, &set, &fb, &mx, TK_START, false)) {
 		ktap_expect(false, "no start case in the aicc training set");
 		return;
 	}
-	one = set;
-	one.c[0] = set.c[at];
-	one.n = 1;
 	aicc_params_defaults(kn, AICC_PROF_COLL);
 	kn[AICC_K_START_EXIT] = 100;
 	ok &= !evaluate(&one, SIM_CC_AICC, kn, &early);
@@ -598,15 +610,10 @@ KTAP_CASE(testbed_stagger_case_charges_latecomer_unfairness)
 			      c->time_ms >= c->flows * 50 * c->rtt_us / 1000;
 		}
 	}
-	build_set(&set, AICC_PROF_COLL, &fb, &mx, false, false);
-	at = find_case(&set, TK_STAGGER, true, fb.rtt_us * 100);
-	if (at < 0) {
+	if (!aicc_case(&one, &set, &fb, &mx, TK_STAGGER, true)) {
 		ktap_expect(false, "no testbed stagger case for aicc");
 		return;
 	}
-	one = set;
-	one.c[0] = set.c[at];
-	one.n = 1;
 	ok &= !evaluate(&one, SIM_CC_AICC, hand_set, &flat);
 	ok &= !evaluate(&one, SIM_CC_AICC, wide_fs, &wide);
 	diag("%s: Jain hand-set %.3f, 0.75 base RTTs of flow scaling up to 10 packets %.3f",
