@@ -6,6 +6,8 @@
 #ifndef _AICC_TEST_DRV_H
 #define _AICC_TEST_DRV_H
 
+#include <string.h>
+
 #include "aicc_core.h"
 
 struct drv {
@@ -45,6 +47,16 @@ static inline unsigned int drv_ack(struct drv *d, u64 dt_ns, u32 rtt_ns,
 	s.app_limited = d->app_limited;
 	s.model = d->model;
 	return aicc_on_ack(&d->f, &d->p, &s);
+}
+
+/* Set one knob of the flow's parameters, the others as they are. */
+static inline void drv_knob(struct drv *d, unsigned int id, u32 v)
+{
+	u32 knob[AICC_NR_KNOBS];
+
+	memcpy(knob, d->p.knob, sizeof(knob));
+	knob[id] = v;
+	aicc_params_set(&d->p, knob);
 }
 
 #endif /* _AICC_TEST_DRV_H */

@@ -61,15 +61,6 @@ static void drv_init(struct drv *d, unsigned int profile)
 	aicc_flow_init(&d->f, &d->p, 10, d->mss, d->now, NULL);
 }
 
-static void drv_knob(struct drv *d, unsigned int id, u32 v)
-{
-	u32 knob[AICC_NR_KNOBS];
-
-	memcpy(knob, d->p.knob, sizeof(knob));
-	knob[id] = v;
-	aicc_params_set(&d->p, knob);
-}
-
 /*
  * One round trip: the whole window is sent at the start of the round and
  * ACKed over rtt_ns, each ACK reporting rtt_ns.  The first @ce ACKs carry

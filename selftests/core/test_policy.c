@@ -497,19 +497,6 @@ KTAP_CASE(no_model_is_classic)
 		    (unsigned long long)b.f.cwnd);
 }
 
-/*
- * No flow scaling: the classic target then does not depend on the window,
- * which the scaled targets make differ from the classic flow's.
- */
-static void path_no_fs(struct drv *w)
-{
-	u32 knob[AICC_NR_KNOBS];
-
-	memcpy(knob, w->p.knob, sizeof(knob));
-	knob[AICC_K_FS_RANGE] = 0;
-	aicc_params_set(&w->p, knob);
-}
-
 KTAP_CASE(model_scales_target_within_bounds)
 {
 	struct drv a, b, c;
@@ -521,9 +508,13 @@ KTAP_CASE(model_scales_target_within_bounds)
 	path_init(&a, NULL);
 	path_init(&b, &up);
 	path_init(&c, &down);
-	path_no_fs(&a);
-	path_no_fs(&b);
-	path_no_fs(&c);
+	/*
+	 * No flow scaling: the classic target then does not depend on the
+	 * window, which the scaled targets make differ from the classic's.
+	 */
+	drv_knob(&a, AICC_K_FS_RANGE, 0);
+	drv_knob(&b, AICC_K_FS_RANGE, 0);
+	drv_knob(&c, AICC_K_FS_RANGE, 0);
 	path_to_track(&a);
 	path_to_track(&b);
 	path_to_track(&c);

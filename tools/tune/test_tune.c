@@ -491,10 +491,6 @@ KTAP_CASE(workload_mix_parses_and_applies)
 	ktap_expect(ok, "mix not parsed, applied or refused as expected");
 }
 
-/*
- * The start case: in every profile's training set, measured from time 0,
- * and its queue term is the peak -- a later fast-start exit costs more.
- */
 /* The last case of @kind in @set whose RTT is above (or at most) @rtt_us. */
 static int find_case(const struct tune_set *set, int kind, bool slow,
 		     double rtt_us)
@@ -527,6 +523,10 @@ static bool aicc_case(struct tune_set *one, struct tune_set *set,
 	return true;
 }
 
+/*
+ * The start case: in every profile's training set, measured from time 0,
+ * and its queue term is the peak -- a later fast-start exit costs more.
+ */
 KTAP_CASE(start_case_charges_the_start_up_peak)
 {
 	static struct tune_set set, one;
