@@ -534,15 +534,26 @@ static u64 increase(const struct aicc_flow *f, const struct aicc_params *p,
  */
 static noinline void start_exit(struct aicc_flow *f)
 {
-	f->mode = AICC_MODE_TRACK;
-	if (f->last_del && f->round_rtt > f->base_rtt) {
-		u64 w = aicc_mul_shr((u64)f->last_del << 16,
-				     aicc_udiv64((u64)f->base_rtt << 32,
-						 f->round_rtt), 32);
+	u64 w = (u64)f->last_del << 16;
 
-		if (w < f->cwnd)
-			f->cwnd = w;
-	}
+	f->mode = AICC_MODE_TRACK;
+	/*
+	 * An application-limited round (requests, responses) measured the
+	 * application, not the path, and did not build the queue: keep the
+	 * window, as end_round() does not cut such a round on delay.
+	 */
+	if (!w || (f->flags & AICC_F_APP_LIMITED))
+		return;
+	/*
+	 * A round whose first packets saw no queue (its minimum is the base,
+	 * or set it) still leaves with last_del: the delay exit then came
+	 * from later samples of the round, while the window kept doubling.
+	 */
+	if ((f->flags & AICC_F_HAVE_RTT) && f->round_rtt > f->base_rtt)
+		w = aicc_mul_shr(w, aicc_udiv64((u64)f->base_rtt << 32,
+						f->round_rtt), 32);
+	if (w < f->cwnd)
+		f->cwnd = w;
 }
 
 /*

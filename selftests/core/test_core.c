@@ -299,6 +299,34 @@ KTAP_CASE(fast_start_doubles_then_exits_on_delay)
 		    cwnd_pkts(&d), d.f.last_del);
 }
 
+/*
+ * The round's first packets saw no queue (its minimum is the base) and a
+ * later ACK ended fast start: the window still leaves with what the last
+ * round delivered, not with the doubled window (VM, token bucket).
+ */
+KTAP_CASE(fast_start_exit_sized_when_round_minimum_is_base)
+{
+	struct drv d;
+	u32 prior, i;
+	double w;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_START, "still in fast start");
+	w = cwnd_pkts(&d);
+	prior = d.delivered;
+	drv_ack(&d, 1000, 100000, prior, 0, 0, 0);
+	for (i = 0; i < 4 && d.f.mode == AICC_MODE_START; i++)
+		drv_ack(&d, 1000, 200000, prior, 0, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "fast start did not end");
+	ktap_expect(d.f.last_del > 0 && cwnd_pkts(&d) <= d.f.last_del + 0.01 &&
+		    cwnd_pkts(&d) < w,
+		    "left fast start with %.1f packets (%.1f before), last round %u",
+		    cwnd_pkts(&d), w, d.f.last_del);
+}
+
 KTAP_CASE(fast_start_exits_on_ce)
 {
 	struct drv d;
@@ -451,6 +479,31 @@ KTAP_CASE(app_limited_rounds_not_cut_on_delay)
 		drv_round(&d, 200000, 0, 0);
 	ktap_expect(cwnd_pkts(&d) < 0.8 * w0,
 		    "window-limited: %.3f -> %.3f packets", w0, cwnd_pkts(&d));
+}
+
+/*
+ * Fast start's exit in an application-limited round keeps the window: its
+ * deliveries measured the application, not the path.
+ */
+KTAP_CASE(fast_start_exit_keeps_app_limited_window)
+{
+	struct drv d;
+	u32 prior, i;
+	double w;
+
+	drv_init(&d, AICC_PROF_COLL);
+	d.app_limited = 1;
+	drv_round_n(&d, 100000, 0, 0, 2);
+	drv_round_n(&d, 100000, 0, 0, 2);
+	w = cwnd_pkts(&d);
+	prior = d.delivered;
+	drv_ack(&d, 1000, 100000, prior, 0, 0, 0);
+	for (i = 0; i < 4 && d.f.mode == AICC_MODE_START; i++)
+		drv_ack(&d, 1000, 200000, prior, 0, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "fast start did not end");
+	ktap_expect(cwnd_pkts(&d) == w && d.f.last_del < w,
+		    "app-limited exit: %.1f -> %.1f packets, last round %u",
+		    w, cwnd_pkts(&d), d.f.last_del);
 }
 
 KTAP_CASE(cut_then_hold_one_round)

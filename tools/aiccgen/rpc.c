@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 
 #include "aiccgen.h"
 
@@ -26,13 +27,14 @@ enum {
 	OPT_SPACING,
 	OPT_SEED,
 	OPT_DRAIN,
+	OPT_START_DELAY,
 };
 
 struct rpc {
 	struct copts o;
 	struct mclient m;		/* m.n: the connections */
 	uint64_t req, resp;
-	double rate, secs, drain;
+	double rate, secs, drain, start_delay;
 	bool fixed;
 	uint64_t seed;
 
@@ -50,7 +52,8 @@ static void rpc_help(FILE *f)
 	fprintf(f,
 		"usage: %s rpc -c HOST [-p PORT] [--req BYTES] [--resp BYTES]\n"
 		"                   [--rate PER_S] [-t SEC] [--conns K]\n"
-		"                   [--spacing poisson|fixed] [--cc NAME] [-j]\n\n"
+		"                   [--spacing poisson|fixed] [--start-delay SEC]\n"
+		"                   [--cc NAME] [-j]\n\n"
 		"Open-loop request/response over persistent connections.  Latency is\n"
 		"measured from each request's scheduled time to its complete response,\n"
 		"and reported as min/mean/p50/p90/p99/p99.9/max in microseconds.\n\n"
@@ -61,7 +64,9 @@ static void rpc_help(FILE *f)
 		"  --conns K            connections, used round-robin (default 1)\n"
 		"  --spacing S          poisson (exponential gaps, default) or fixed\n"
 		"  --seed N             seed for the Poisson arrivals (default 1)\n"
-		"  --drain SEC          wait this long for late responses (default 2)\n",
+		"  --drain SEC          wait this long for late responses (default 2)\n"
+		"  --start-delay SEC    connect, then wait this long before the first\n"
+		"                       request (connections set up before a load)\n",
 		GEN_NAME);
 	copts_help(f);
 }
@@ -125,6 +130,27 @@ static int rpc_issue(struct rpc *r, uint64_t when)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * --start-delay: the connections are up; stay idle until the first
+ * request, so that they were set up before whatever load starts meanwhile.
+ */
+static void rpc_start_delay(double secs)
+{
+	uint64_t end = now_ns() + (uint64_t)(secs * 1e9);
+
+	while (!gen_stop) {
+		uint64_t now = now_ns(), left;
+		struct timespec ts;
+
+		if (now >= end)
+			return;
+		left = end - now < 50000000ull ? end - now : 50000000ull;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left;
+		nanosleep(&ts, NULL);
+	}
 }
 
 static int rpc_run(struct rpc *r, uint64_t deadline)
@@ -214,6 +240,7 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 		jw_num(&w, "rate", r->rate);
 		jw_str(&w, "spacing", r->fixed ? "fixed" : "poisson");
 		jw_num(&w, "duration_s", r->secs);
+		jw_num(&w, "start_delay_s", r->start_delay);
 		jw_str(&w, "cc_requested", r->o.cc);
 		jw_str(&w, "server_cc_requested", r->o.server_cc);
 		jw_uint(&w, "sent", r->issued);
@@ -264,6 +291,7 @@ int cmd_rpc(int argc, char **argv)
 		GEN_LO_ARG("spacing", OPT_SPACING),
 		GEN_LO_ARG("seed", OPT_SEED),
 		GEN_LO_ARG("drain", OPT_DRAIN),
+		GEN_LO_ARG("start-delay", OPT_START_DELAY),
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rpc r = {
@@ -308,6 +336,10 @@ int cmd_rpc(int argc, char **argv)
 		case OPT_DRAIN:
 			r.drain = parse_double("--drain", optarg, 0, 3600);
 			break;
+		case OPT_START_DELAY:
+			r.start_delay = parse_double("--start-delay", optarg, 0,
+						     3600);
+			break;
 		}
 	}
 	expect = r.rate * r.secs;
@@ -330,10 +362,12 @@ int cmd_rpc(int argc, char **argv)
 	if (loop_init(&r.m.l) < 0)
 		return GEN_EXIT_RUN;
 	deadline = now_ns() + (uint64_t)((r.o.timeout > 0 ? r.o.timeout :
-		r.o.connect_timeout + r.secs + r.drain + 10) * 1e9);
+		r.o.connect_timeout + r.start_delay + r.secs + r.drain + 10) *
+		1e9);
 	netns_counters_read(&na);
 	if (mc_open(&r.m, &r.o) < 0)
 		return GEN_EXIT_RUN;
+	rpc_start_delay(r.start_delay);
 	failed = rpc_run(&r, deadline) < 0;
 	netns_counters_read(&nb);
 	rpc_report(&r, &na, &nb);

@@ -190,6 +190,23 @@ t_rpc_fixed()
 		'd["latency"]["p50_us"] <= d["latency"]["p99_us"] <= d["latency"]["max_us"]'
 }
 
+# --start-delay: the connection is up (established) while the client
+# waits, and the requests come after it.
+t_rpc_start_delay()
+{
+	local pid est=0
+
+	"$GEN" rpc -c "$HOST" -p "$PORT" --rate 100 -t 0.2 --spacing fixed \
+		--start-delay 2 -j >"$tmp/rpcd.json" &
+	pid=$!
+	sleep 1
+	ss -Htn state established "( dport = :$PORT )" | grep -q . && est=1
+	wait "$pid" || return 1
+	[ $est = 1 ] || { echo "no established connection during the delay"; return 1; }
+	json "$tmp/rpcd.json" 'd["start_delay_s"] == 2' \
+		'd["sent"] == 19 and d["completed"] == 19 and d["lost"] == 0'
+}
+
 t_cc_reno()
 {
 	"$GEN" bulk -c "$HOST" -p "$PORT" -n 2 -t 0.3 --cc reno \
@@ -243,6 +260,7 @@ t_bad_args()
 	bad_args "-p: expected an integer" rpc -c "$HOST" -p 70000 &&
 	bad_args "unknown option '--bogus'" bulk -c "$HOST" --bogus &&
 	bad_args "needs an argument" rpc -c "$HOST" --req &&
+	bad_args "--start-delay: expected a number" rpc -c "$HOST" --start-delay -1 &&
 	bad_args "unknown mode 'frobnicate'" frobnicate &&
 	bad_args "no mode given" &&
 	bad_args "--pattern: expected" incast -c "$HOST" --pattern star &&
@@ -344,6 +362,7 @@ TESTS=(
 	"patterns_alltoall_ring_p2p t_patterns"
 	"rpc_percentiles t_rpc"
 	"rpc_fixed_spacing t_rpc_fixed"
+	"rpc_start_delay t_rpc_start_delay"
 	"cc_reno_both_sides t_cc_reno"
 	"cc_nonexistent_fails t_cc_missing"
 	"server_cc_nonexistent_fails t_server_cc_missing"

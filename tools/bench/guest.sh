@@ -107,11 +107,12 @@ snd_list()	# N: the first N sender namespaces, comma-separated
 # emulated CPUs).  Stopped through a flag file so that tc exits normally
 # and flushes its output.
 qs_pid=
-qs_start()	# FILE
+qs_start()	# FILE [DELAY_S]: the first sample after DELAY_S seconds
 {
 	rm -f "$TOPO_TMP/qs.stop"
 	{
 		exec {fd}<> <(:)
+		sleep "${2:-0}"
 		while [ ! -e "$TOPO_TMP/qs.stop" ]; do
 			echo "qdisc show dev r0"
 			read -r -t 0.02 -u "$fd"
@@ -134,13 +135,13 @@ snap()	# FILE: the bottleneck's counters
 }
 
 # run SCENARIO ALGO REP CMD...: CMD's stdout to the JSON file, counters
-# around it.
+# around it; the queue sampled from RUN_QS_DELAY seconds into it.
 run()
 {
 	local f=$raw/$1-$2-r$3 sc=$1
 	shift 3
 	snap "$f.tc0"
-	case $sc in bulk|deep|rpc) qs_start "$f.q" ;; esac
+	case $sc in bulk|deep|rpc) qs_start "$f.q" "${RUN_QS_DELAY:-0}" ;; esac
 	"$@" > "$f.json" 2> "$f.err"
 	echo $? > "$f.rc"
 	qs_stop
@@ -222,16 +223,22 @@ for ((rep = 1; rep <= reps; rep++)); do
 					--rate-mbit "$RATE_MBIT" --base-rtt $((DELAY_MS * 1000))
 				;;
 			rpc)
-				"$gen" bulk -j -c "$TOPO_RCV_ADDR" -p "$pt" \
-					--netns "$(snd_list 2)" --cc "$a" -n 2 \
-					-t $((RPC_SECS + 3)) --interval 500 \
-					> "$raw/rpcbulk-$a-r$rep.json" 2> /dev/null &
+				# The probe connects before the bulk flows start
+				# (0.3 s later) and sends from 1.5 s into them:
+				# connecting under load, bbr's queue dropped
+				# every SYN (not ECN-capable) at the RED leaf.
+				{
+					sleep 0.3
+					exec "$gen" bulk -j -c "$TOPO_RCV_ADDR" -p "$pt" \
+						--netns "$(snd_list 2)" --cc "$a" -n 2 \
+						-t $((RPC_SECS + 3)) --interval 500
+				} > "$raw/rpcbulk-$a-r$rep.json" 2> /dev/null &
 				bp=$!
-				sleep 1.5
-				run "$sc" "$a" "$rep" "$gen" rpc -j -c "$TOPO_RCV_ADDR" \
-					-p "$pt" --netns "${TOPO_NS_SND[3]}" --cc "$a" \
+				RUN_QS_DELAY=1.8 run "$sc" "$a" "$rep" "$gen" rpc -j \
+					-c "$TOPO_RCV_ADDR" -p "$pt" \
+					--netns "${TOPO_NS_SND[3]}" --cc "$a" \
 					--req 256 --resp 1K --rate "$RPC_RATE" \
-					-t "$RPC_SECS" --seed "$rep"
+					-t "$RPC_SECS" --seed "$rep" --start-delay 1.8
 				wait "$bp"
 				;;
 			esac

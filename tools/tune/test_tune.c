@@ -570,17 +570,19 @@ KTAP_CASE(start_case_charges_the_start_up_peak)
  */
 KTAP_CASE(testbed_stagger_case_charges_latecomer_unfairness)
 {
-	/* tools/tune/start.conf's aicc, and the table make tune shipped
-	 * before the testbed cases (6c1e448): the full flow-scaling range,
-	 * 0.75 base RTTs, up to 10 packets
+	/* tools/tune/start.conf's aicc, and a table make tune shipped
+	 * before the testbed cases (aef37fd): the full flow-scaling range,
+	 * 0.99 base RTTs, up to 3.25 packets.  (The table of 6c1e448 was
+	 * the example until the fast-start exit fix of 1 December 2026:
+	 * Jain 0.66 before it, 0.92 after.)
 	 */
 	static const u32 hand_set[AICC_NR_KNOBS] = {
 		250, 5, 50000, 500, 100, 100, 1000, 50, 800, 500, 63, 500,
 		300, 300, 1200, 100, 0, 500, 10000, 10000, 1,
 	};
 	static const u32 wide_fs[AICC_NR_KNOBS] = {
-		49, 1, 50000, 749, 10000, 36, 1480, 0, 472, 277, 52, 806,
-		666, 1000, 2380, 100, 0, 1000, 10000, 10000, 1,
+		64, 1, 50000, 986, 3250, 37, 2248, 0, 298, 588, 404, 0,
+		569, 8, 2688, 100, 0, 4062, 10000, 10000, 1,
 	};
 	static struct tune_set set, one;
 	struct tune_fabric fb;
@@ -616,7 +618,7 @@ KTAP_CASE(testbed_stagger_case_charges_latecomer_unfairness)
 	}
 	ok &= !evaluate(&one, SIM_CC_AICC, hand_set, &flat);
 	ok &= !evaluate(&one, SIM_CC_AICC, wide_fs, &wide);
-	diag("%s: Jain hand-set %.3f, 0.75 base RTTs of flow scaling up to 10 packets %.3f",
+	diag("%s: Jain hand-set %.3f, 0.99 base RTTs of flow scaling up to 3.25 packets %.3f",
 	     one.c[0].name, flat.jain[0], wide.jain[0]);
 	ok &= flat.jain[0] > wide.jain[0] + 0.1 &&
 	      fabs(wide.term[0][TT_UNFAIR] - (1 - wide.jain[0])) < 1e-9 &&

@@ -6,8 +6,16 @@
 #   make demo    install dependencies if needed, build, boot the stock
 #                6.1 kernel in a VM, load aicc and compare it with cubic
 #                and dctcp through the bottleneck (tools/vm/demo.sh)
+#   make check-vm-rig  the rig's own contract: statuses, and one more boot
+#                only for a guest that died before its command
+#                (tools/vm/test.sh; part of make check-unit)
 
-.PHONY: demo
+CHECK_UNIT += check-vm-rig
+
+.PHONY: demo check-vm-rig
 
 demo:
 	bash tools/vm/demo.sh
+
+check-vm-rig:
+	bash tools/vm/test.sh

@@ -30,6 +30,8 @@ if [ ! -f "$out/job.sh" ]; then
 	finish
 fi
 
+# The host tells a boot failure (retried) from the job's own failure by this.
+: > "$out/started"
 bash "$out/job.sh" < /dev/null
 st=$?
 

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test.sh: the QEMU rig's own contract (make check-vm-rig, part of make
+# check-unit), with the 6.1 kernel: aicc-vm returns the command's status;
+# a guest that dies in the command is reported as 125 and not booted again;
+# a guest that dies before the command (a kernel that cannot find its init
+# here, AICC_VM_APPEND) is booted once more, then reported as 125.
+# Skips (exit 4) without root or without the kernel.
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+vm=$top/tools/vm/aicc-vm
+out=$top/build/vm-rig-test
+n=0 fail=0
+
+ok()	# STATUS NAME [DETAIL]
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		[ -n "${3:-}" ] && echo "# $3"
+		fail=$((fail + 1))
+	fi
+}
+
+echo "TAP version 13"
+if [ "$(id -u)" -ne 0 ] || ! ls /boot/vmlinuz-6.1.* > /dev/null 2>&1; then
+	echo "1..0 # SKIP needs root and the 6.1 kernel"
+	exit 4
+fi
+echo "1..3"
+
+# vm ARGS... -- CMD: aicc-vm's status in $rc, its stderr in $err
+vm()
+{
+	rm -rf "$out"
+	err=$(flock /tmp/aicc-vm.lock "$vm" --kernel 6.1 --timeout 120 --out "$out" \
+		--quiet "$@" 2>&1 > /dev/null)
+	rc=$?
+}
+
+vm -- sh -c 'exit 3'
+[ $rc -eq 3 ] && ! grep -q 'once more' <<< "$err"
+ok $? "the command's status is aicc-vm's (3)" "rc $rc: $err"
+
+vm -- sh -c 'echo c > /proc/sysrq-trigger; sleep 10'
+[ $rc -eq 125 ] && ! grep -q 'once more' <<< "$err" &&
+	[ ! -e "$out/console-boot1.log" ]
+ok $? "a guest that dies in the command: 125, not booted again" "rc $rc: $err"
+
+AICC_VM_APPEND="rdinit=/nonexistent" vm -- true
+[ $rc -eq 125 ] && [ "$(grep -c 'once more' <<< "$err")" -eq 1 ] &&
+	[ -s "$out/console-boot1.log" ] && [ -s "$out/console.log" ]
+ok $? "a guest that dies before the command: booted twice, then 125" "rc $rc: $err"
+
+rm -rf "$out"
+echo "# $((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
