@@ -300,6 +300,19 @@ KTAP_CASE(fast_start_doubles_then_exits_on_delay)
 }
 
 /*
+ * A round of fast start whose first ACK shows the base RTT (100 us) and
+ * whose later ACKs show 100 us of queue, until fast start ends.
+ */
+static void exit_inside_round(struct drv *d)
+{
+	u32 prior = d->delivered, i;
+
+	drv_ack(d, 1000, 100000, prior, 0, 0, 0);
+	for (i = 0; i < 4 && d->f.mode == AICC_MODE_START; i++)
+		drv_ack(d, 1000, 200000, prior, 0, 0, 0);
+}
+
+/*
  * The round's first packets saw no queue (its minimum is the base) and a
  * later ACK ended fast start: the window still leaves with what the last
  * round delivered, not with the doubled window (VM, token bucket).
@@ -307,7 +320,6 @@ KTAP_CASE(fast_start_doubles_then_exits_on_delay)
 KTAP_CASE(fast_start_exit_sized_when_round_minimum_is_base)
 {
 	struct drv d;
-	u32 prior, i;
 	double w;
 
 	drv_init(&d, AICC_PROF_COLL);
@@ -316,10 +328,7 @@ KTAP_CASE(fast_start_exit_sized_when_round_minimum_is_base)
 	drv_round(&d, 100000, 0, 0);
 	ktap_expect(d.f.mode == AICC_MODE_START, "still in fast start");
 	w = cwnd_pkts(&d);
-	prior = d.delivered;
-	drv_ack(&d, 1000, 100000, prior, 0, 0, 0);
-	for (i = 0; i < 4 && d.f.mode == AICC_MODE_START; i++)
-		drv_ack(&d, 1000, 200000, prior, 0, 0, 0);
+	exit_inside_round(&d);
 	ktap_expect(d.f.mode == AICC_MODE_TRACK, "fast start did not end");
 	ktap_expect(d.f.last_del > 0 && cwnd_pkts(&d) <= d.f.last_del + 0.01 &&
 		    cwnd_pkts(&d) < w,
@@ -488,7 +497,6 @@ KTAP_CASE(app_limited_rounds_not_cut_on_delay)
 KTAP_CASE(fast_start_exit_keeps_app_limited_window)
 {
 	struct drv d;
-	u32 prior, i;
 	double w;
 
 	drv_init(&d, AICC_PROF_COLL);
@@ -496,10 +504,7 @@ KTAP_CASE(fast_start_exit_keeps_app_limited_window)
 	drv_round_n(&d, 100000, 0, 0, 2);
 	drv_round_n(&d, 100000, 0, 0, 2);
 	w = cwnd_pkts(&d);
-	prior = d.delivered;
-	drv_ack(&d, 1000, 100000, prior, 0, 0, 0);
-	for (i = 0; i < 4 && d.f.mode == AICC_MODE_START; i++)
-		drv_ack(&d, 1000, 200000, prior, 0, 0, 0);
+	exit_inside_round(&d);
 	ktap_expect(d.f.mode == AICC_MODE_TRACK, "fast start did not end");
 	ktap_expect(cwnd_pkts(&d) == w && d.f.last_del < w,
 		    "app-limited exit: %.1f -> %.1f packets, last round %u",
