@@ -12,26 +12,11 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tools/vm/aicc-vm
 out=$top/build/vm-rig-test
-n=0 fail=0
+. "$top/selftests/lib/ktap.sh"
 
-ok()	# STATUS NAME [DETAIL]
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		[ -n "${3:-}" ] && echo "# $3"
-		fail=$((fail + 1))
-	fi
-}
-
-echo "TAP version 13"
-if [ "$(id -u)" -ne 0 ] || ! ls /boot/vmlinuz-6.1.* > /dev/null 2>&1; then
-	echo "1..0 # SKIP needs root and the 6.1 kernel"
-	exit 4
-fi
-echo "1..3"
+ktap_require_root
+ls /boot/vmlinuz-6.1.* > /dev/null 2>&1 || ktap_skip_all "needs the 6.1 kernel"
+ktap_plan 3
 
 # vm ARGS... -- CMD: aicc-vm's status in $rc, its stderr in $err
 vm()
@@ -44,18 +29,19 @@ vm()
 
 vm -- sh -c 'exit 3'
 [ $rc -eq 3 ] && ! grep -q 'once more' <<< "$err"
-ok $? "the command's status is aicc-vm's (3)" "rc $rc: $err"
+ktap_result "the command's status is aicc-vm's (3)" $? "rc $rc: $err"
 
 vm -- sh -c 'echo c > /proc/sysrq-trigger; sleep 10'
 [ $rc -eq 125 ] && ! grep -q 'once more' <<< "$err" &&
 	[ ! -e "$out/console-boot1.log" ]
-ok $? "a guest that dies in the command: 125, not booted again" "rc $rc: $err"
+ktap_result "a guest that dies in the command: 125, not booted again" $? \
+	"rc $rc: $err"
 
 AICC_VM_APPEND="rdinit=/nonexistent" vm -- true
 [ $rc -eq 125 ] && [ "$(grep -c 'once more' <<< "$err")" -eq 1 ] &&
 	[ -s "$out/console-boot1.log" ] && [ -s "$out/console.log" ]
-ok $? "a guest that dies before the command: booted twice, then 125" "rc $rc: $err"
+ktap_result "a guest that dies before the command: booted twice, then 125" $? \
+	"rc $rc: $err"
 
 rm -rf "$out"
-echo "# $((n - fail)) passed, $fail failed"
-[ $fail -eq 0 ]
+ktap_finish
