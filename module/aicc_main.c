@@ -36,6 +36,8 @@ struct aicc_sock {
 	u32 last_ack_us;	/* tcp_mstamp of the last ACK, for idle gaps */
 	u32 prior_rcv_nxt;	/* receiver: rcv_nxt before the last segment */
 	u32 last_rx_us;		/* receiver: arrival of the last segment */
+	struct aicc_owd owd;	/* the ACKs' one-way delay, for aicc_fwd_rtt() */
+	u8 owd_state;		/* AICC_OWD_* */
 	u8 ce_state;		/* receiver: last segment was CE-marked */
 	u8 mem_rounds;		/* rounds since the peer's entry was refreshed */
 	u8 inited;		/* init() ran (release() may come without) */
@@ -288,6 +290,12 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 
 	rcu_read_lock();
 	p = aicc_params_of(ca->f.profile);
+	/* an ACK that queued on its way back: not this flow's queue */
+	if (tp->rx_opt.saw_tstamp)
+		s.rtt_ns = aicc_fwd_rtt(&ca->owd, &ca->owd_state, &ca->f, p,
+					s.rtt_ns, aicc_ts_now(tp),
+					tp->rx_opt.rcv_tsval,
+					aicc_ts_tick_ns(tp));
 	s.model = aicc_model_get(ca->f.profile);
 	ev = aicc_on_ack(&ca->f, p, &s);
 	if (trace_aicc_core_enabled())

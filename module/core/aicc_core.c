@@ -76,8 +76,10 @@
  *           period (its window that rate times base + T, paced at gain 1)
  *           -- in an N-to-1 collective, its fair share -- not at its last
  *           window, which grew as other flows of the collective finished;
- *           so the next collective starts at the right speed.  Longer gaps
- *           fall back to START.
+ *           so the next collective starts at the right speed.  Only a busy
+ *           period that met congestion (a mark, a loss, a round's queue
+ *           above target) measured the path; after one that met none, the
+ *           window stays.  Longer gaps fall back to START.
  *
  * Arithmetic is fixed point, no floating point, no allocation.  The per-ACK
  * path uses additions, multiplications and shifts only; the few quotients
@@ -653,6 +655,9 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 		f->alpha = (u16)min_u64(a, ALPHA_ONE);
 	}
 	f->target = compute_target(f, p);
+	/* the busy period met congestion: its rate was the path's */
+	if (ce || ((f->flags & AICC_F_HAVE_RTT) && d1 > f->target))
+		f->busy_cong = 1;
 	/*
 	 * The learned policy may scale the target and the increase, 0.5 to
 	 * 2 times; the classic bounds apply after it (aicc_policy.c).
@@ -795,6 +800,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		 */
 		cut_cwnd(f, p->loss_beta_q16);
 		f->flags |= AICC_F_CUT | AICC_F_POL_LOSS;
+		f->busy_cong = 1;
 		ev |= AICC_EV_LOSS_CUT;
 		if (f->mode == AICC_MODE_START) {
 			f->mode = AICC_MODE_TRACK;
@@ -832,6 +838,7 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 	 */
 	f->flags |= AICC_F_CUT | AICC_F_POL_LOSS;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
+	f->busy_cong = 1;
 	f->round_end = delivered;
 	update_rate(f, p);
 	return AICC_EV_RTO;
@@ -846,7 +853,11 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
  * of flows that finish last grow as the others leave.  (Times the base
  * RTT alone, the flows of a collective resumed at base / (base + T) of
  * their share: 0.7 of it with the target of a sub-packet window.)  Never
- * more than the current window.
+ * more than the current window, and only when the busy period met
+ * congestion: otherwise its rate was the application's (an RPC client's
+ * requests), not the path's, and the window it left unused stays -- cut to
+ * the mean request rate, Poisson arrivals wait a round trip whenever two
+ * come close.
  */
 static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 {
@@ -855,7 +866,7 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 	u64 rt = (u64)f->base_rtt + f->target;
 	u64 w;
 
-	if (!del || (u64)dur << 10 < f->base_rtt)
+	if (!del || (u64)dur << 10 < f->base_rtt || !f->busy_cong)
 		return;
 	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, rt >> 10, 0), dur);
 	if (w < f->cwnd)
@@ -882,6 +893,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	     (idle_ns >> 20) <= p->mem_life_ns_hi)) {
 		f->busy_start = (u32)(now_ns >> 10);
 		f->busy_del0 = delivered;
+		f->busy_cong = 0;
 		return 0;
 	}
 
@@ -898,6 +910,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	}
 	f->busy_start = (u32)(now_ns >> 10);
 	f->busy_del0 = delivered;
+	f->busy_cong = 0;
 	/* The round restarts with the first packet sent after the gap. */
 	f->round_end = delivered;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_CUT |
@@ -946,4 +959,49 @@ void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)
 	info->aicc_alpha = f->alpha >> 5;	/* Q15 -> Q10 */
 	info->aicc_profile = f->profile;
 	info->aicc_mode = f->mode;
+}
+
+/*
+ * An RTT sample less the queueing its ACK met on the way back (see
+ * aicc_core.h).  now and tsval are in the same ticks of tick_ns each: the
+ * local clock the peer's timestamps are compared with, and the peer's
+ * TSval of this ACK.  The minimum of now - tsval is windowed like the base
+ * RTT.  The timestamps have one tick of resolution on each side, so a
+ * difference of one tick is not counted.  The sample never goes below the
+ * base RTT: a new minimum RTT is taken as it comes.
+ *
+ * A peer whose clock ticks slower than ours (RFC 7323 allows 1 ms to 1 s)
+ * makes now - tsval grow without a queue; once that growth exceeds the
+ * whole RTT sample, which no queue on the way back can, the estimate is
+ * switched off for the connection.  A faster clock only lowers the minimum
+ * on every ACK, which corrects nothing.
+ */
+s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
+		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,
+		 u32 tick_ns)
+{
+	u32 owd = now - tsval;
+	u64 rq;
+
+	if ((*state & AICC_OWD_OFF) || !tsval || !tick_ns)
+		return rtt_ns;
+	if (!(*state & AICC_OWD_VALID) || (s32)(owd - o->min) < 0 ||
+	    ((u64)(now - o->stamp) * tick_ns) >> 20 > p->rtt_win_ns_hi) {
+		o->min = owd;
+		o->stamp = now;
+		*state |= AICC_OWD_VALID;
+		return rtt_ns;
+	}
+	if (owd - o->min <= 1 || rtt_ns <= 0)
+		return rtt_ns;
+	rq = (u64)(owd - o->min - 1) * tick_ns;
+	if (rq >= (u64)rtt_ns) {
+		*state |= AICC_OWD_OFF;
+		return rtt_ns;
+	}
+	if (!(f->flags & AICC_F_HAVE_BASE) || rtt_ns <= f->base_rtt)
+		return rtt_ns;
+	if (rq > (u64)rtt_ns - f->base_rtt)
+		return f->base_rtt;
+	return rtt_ns - (s64)rq;
 }

@@ -104,6 +104,7 @@ struct aicc_flow {
 	u8 pol_hist;		/* policy: the model's last 8 rounds, 1: bad */
 	u16 del_max;		/* policy: recent max delivered per round */
 	u8 pol_hold;		/* policy: rounds left with the classic law */
+	u8 busy_cong;		/* the busy period saw a mark, loss or queue */
 };
 
 #define AICC_F_CUT		0x01	/* decreased during this round */
@@ -165,6 +166,28 @@ bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
 			  u32 base_ns);
 void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info);
+
+/*
+ * Reverse-path queueing from the peer's TCP timestamps.  An ACK that waits
+ * in a queue on its way back (the data of the other direction, in an
+ * all-to-all or an RPC's request path) lengthens the RTT although this
+ * flow's own path holds no queue.  The peer stamps each ACK (TSval) when
+ * it sends it, so the local clock at arrival minus TSval is the ACK's
+ * one-way delay plus a constant clock offset; above its windowed minimum,
+ * it is queueing on the way back.  aicc_fwd_rtt() removes that from an
+ * RTT sample.  The caller keeps the state, zeroed at connection start.
+ */
+struct aicc_owd {
+	u32 min;		/* smallest local clock - TSval, ticks */
+	u32 stamp;		/* local clock when min was taken, ticks */
+};
+
+#define AICC_OWD_VALID		0x01	/* min holds a value */
+#define AICC_OWD_OFF		0x02	/* the peer's clock does not fit */
+
+s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
+		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,
+		 u32 tick_ns);
 
 /* Kernel-visible window: at least AICC_CWND_FLOOR_PKTS whole packets. */
 static inline u32 aicc_cwnd_pkts(const struct aicc_flow *f)

@@ -725,8 +725,10 @@ KTAP_CASE(idle_resume_and_reset)
 	drv_round_n(&d, 100000, 0, 0, 50);
 	d.f.busy_start = (u32)(d.now >> 10);	/* a busy period of 10 rounds */
 	d.f.busy_del0 = d.delivered;
+	d.f.busy_cong = 0;
+	/* 25 packets per RTT; one CE mark: the period met congestion */
 	for (int i = 0; i < 10; i++)
-		drv_round_n(&d, 100000, 0, 0, 25);	/* 25 packets per RTT */
+		drv_round_n(&d, 100000, i == 0, 0, 25);
 	w = d.f.cwnd;
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 20000, 20000,
 			      d.delivered);
@@ -756,6 +758,139 @@ KTAP_CASE(idle_resume_and_reset)
 		    aicc_cwnd_pkts(&d.f) <= 10,
 		    "60 s idle (beyond rate_memory_ms): ev %#x mode %u", ev,
 		    d.f.mode);
+}
+
+/*
+ * A busy period that met no congestion (no mark, no loss, no round's queue
+ * above target) says nothing about the path: the window it did not use
+ * stays for the next one.  An RPC client's requests are such a trickle.
+ */
+KTAP_CASE(idle_resume_keeps_window_without_congestion)
+{
+	struct drv d;
+	unsigned int ev;
+	u64 w;
+
+	drv_tracking(&d);
+	d.f.cwnd = 50ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 50);
+	d.f.busy_start = (u32)(d.now >> 10);
+	d.f.busy_del0 = d.delivered;
+	d.f.busy_cong = 0;
+	for (int i = 0; i < 10; i++)
+		drv_round_n(&d, 100000, 0, 0, 25);
+	w = d.f.cwnd;
+	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			      d.delivered);
+	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.mode == AICC_MODE_RESUME,
+		    "5 ms idle: ev %#x mode %u", ev, d.f.mode);
+	ktap_expect(d.f.cwnd == w && w >= 50ULL << 16,
+		    "window %.2f after an uncongested busy period, was %.2f",
+		    cwnd_pkts(&d), w / 65536.0);
+	/* the same trickle with one round's queue above target: resized */
+	for (int i = 0; i < 10; i++)
+		drv_round_n(&d, i == 3 ? 300000 : 100000, 0, 0, 25);
+	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			 d.delivered);
+	ktap_expect(cwnd_pkts(&d) < 40,
+		    "window %.2f after a busy period with a queue",
+		    cwnd_pkts(&d));
+}
+
+/* ---------------------------------------------------------------- */
+/* Reverse-path queueing (aicc_fwd_rtt)                               */
+
+#define OWD_T0	1000000000U	/* the local clock, microsecond ticks */
+
+KTAP_CASE(reverse_path_queue_removed)
+{
+	struct aicc_owd o = { 0 };
+	u8 st = 0;
+	struct drv d;
+	s64 r;
+
+	drv_tracking(&d);	/* base RTT 100 us */
+	/* one-way 50 us plus an offset; the first ACK takes the minimum */
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 100000, OWD_T0, 12345, 1000);
+	ktap_expect(r == 100000 && (st & AICC_OWD_VALID), "first: %lld", r);
+	/* the ACK waited 30 us on the way back: the RTT sample shows it */
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 130000, OWD_T0 + 1000 + 30,
+			 12345 + 1000, 1000);
+	ktap_expect(r >= 100000 && r <= 101000,
+		    "reverse queue of 30 us: %lld ns, want 100000-101000", r);
+	/* the same RTT with the queue on this flow's own path: kept */
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 130000, OWD_T0 + 2000,
+			 12345 + 2000, 1000);
+	ktap_expect(r == 130000, "forward queue: %lld ns, want 130000", r);
+	/* never below the base RTT */
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 110000, OWD_T0 + 3000 + 30,
+			 12345 + 3000, 1000);
+	ktap_expect(r == d.f.base_rtt, "%lld ns, base %u", r, d.f.base_rtt);
+	/* one tick of difference is the clocks' resolution, not a queue */
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 130000, OWD_T0 + 4000 + 1,
+			 12345 + 4000, 1000);
+	ktap_expect(r == 130000, "one tick: %lld ns", r);
+	/* no timestamp on the ACK: the sample as it is, state untouched */
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 130000, OWD_T0 + 5000 + 30, 0,
+			 1000);
+	ktap_expect(r == 130000 && !(st & AICC_OWD_OFF), "no TSval: %lld", r);
+}
+
+KTAP_CASE(reverse_path_minimum_windowed)
+{
+	struct aicc_owd o = { 0 };
+	u8 st = 0;
+	struct drv d;
+	u32 win_us;
+	s64 r;
+
+	drv_tracking(&d);
+	win_us = d.p.knob[AICC_K_RTT_WIN] * 1000;
+	aicc_fwd_rtt(&o, &st, &d.f, &d.p, 100000, OWD_T0, 5000, 1000);
+	/* a path change adds 20 us one way, for longer than the window */
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 140000, OWD_T0 + win_us / 2 + 20,
+			 5000 + win_us / 2, 1000);
+	ktap_expect(r < 140000, "within the window: %lld ns corrected", r);
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 140000,
+			 OWD_T0 + win_us + 2000 + 20, 5000 + win_us + 2000,
+			 1000);
+	ktap_expect(r == 140000, "window expired, new minimum: %lld ns", r);
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 140000,
+			 OWD_T0 + win_us + 3000 + 20, 5000 + win_us + 3000,
+			 1000);
+	ktap_expect(r == 140000, "the new minimum holds: %lld ns", r);
+}
+
+/*
+ * A peer whose timestamps tick four times slower than the clock they are
+ * compared with: now - TSval grows without any queue.  The estimate is
+ * switched off once that growth exceeds a whole RTT sample; until then it
+ * never takes a sample below the base RTT.
+ */
+KTAP_CASE(reverse_path_slow_peer_clock_switched_off)
+{
+	struct aicc_owd o = { 0 };
+	u8 st = 0;
+	struct drv d;
+	u32 t, off_at = 0;
+	s64 r;
+	int low = 0;
+
+	drv_tracking(&d);
+	for (t = 0; t < 2000; t += 10) {
+		r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 150000, OWD_T0 + t,
+				 7000 + t / 4, 1000);
+		if (r < d.f.base_rtt)
+			low++;
+		if ((st & AICC_OWD_OFF) && !off_at)
+			off_at = t;
+	}
+	ktap_expect(off_at && off_at <= 300,
+		    "switched off after %u us of a slow clock", off_at);
+	ktap_expect(!low, "%d samples below the base RTT", low);
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 150000, OWD_T0 + 3000,
+			 7000 + 3000 / 4, 1000);
+	ktap_expect(r == 150000, "off: the sample as it is, %lld ns", r);
 }
 
 KTAP_CASE(remembered_rate_skips_fast_start)

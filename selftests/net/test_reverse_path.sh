@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Queueing on the way back is not this flow's queue.  An RPC probe (256-byte
+# requests, 1 KiB responses, Poisson at 200/s, one persistent connection)
+# runs under two aicc bulk flows through the bottleneck
+# (selftests/lib/topo.sh).  The responses travel the uncongested reverse
+# path, but their ACKs cross the bulk flows' queue, so the response flow's
+# RTT carries that queue.  aicc removes it with the peer's TCP timestamps
+# (aicc_fwd_rtt(), Documentation/algorithm.rst):
+#
+#   1. every request is answered;
+#   2. the response flow's queueing delay, as the core saw it (the
+#      aicc:aicc_update tracepoint), has a median at most half its median
+#      target (without the correction it sat at the bulk flows' queue,
+#      0.9 of its target, and the flow was cut on it);
+#   3. the probe's p99 latency is at most 4 times the p99 of the same
+#      run with the server's side on cubic (no delay signal to mistake),
+#      measured in the same guest run; the target is 1.5 times (a miss is
+#      a TODO).
+#
+# Before the correction (commit a99e60e, stock 6.1) the p99 was 7 times
+# the cubic server's (212 against 30 ms): the response flow was cut on the
+# request path's queue, queued its answers behind a window of two packets
+# and a pacing rate below their rate.  With it, 14 runs (make check-repeat,
+# 8 on 6.12, 6 on 6.1): p99 ratio 0.87-1.32, median 0.97, and once 2.61
+# (71 ms, 6.1); queue / target 0.025-0.35, median 0.07 (one run of the
+# first version of check 2 parsed no rounds: the flow stayed in fast start).
+# The module of a99e60e fails check 2 (0.77; its p99 ratio was 1.66 in
+# that run, 4 s of requests with no earlier run to the peer).
+
+dir=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$dir/../.." && pwd)
+. "$dir/../lib/ktap.sh"
+. "$dir/../lib/topo.sh"
+
+ktap_require_root
+ktap_require ip tc ethtool python3
+kver=$(uname -r)
+ko=$top/build/$kver/tcp_aicc.ko
+[ -f "$ko" ] || ktap_skip_all "no module built for $kver"
+topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
+tr=/sys/kernel/tracing
+[ -d $tr/events/aicc/aicc_update ] || mount -t tracefs nodev $tr 2>/dev/null
+port=5970
+
+ktap_plan 5
+
+lsmod | grep -q '^tcp_aicc ' || insmod "$ko" || ktap_skip_all "insmod failed"
+topo_atexit "rmmod tcp_aicc 2>/dev/null"
+[ -d $tr/events/aicc/aicc_update ] || ktap_skip_all "no aicc:aicc_update"
+
+TOPO_SENDERS=3 TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red
+TOPO_ECN_K=30000 TOPO_SENDER_QDISC=fq
+if ! topo_setup || ! topo_gen_server $port --cc aicc; then
+	ktap_fail "topology and server"
+	ktap_finish
+fi
+ktap_pass "topology and server"
+
+# probe SERVER_CC OUT: the probe connects first; the bulk flows start 0.3 s
+# later, the requests 1.5 s after the connection (the bench's rpc scenario).
+probe()
+{
+	local scc=$1 out=$2 bp
+
+	{
+		sleep 0.3
+		exec "$TOPO_AICCGEN" bulk -j -c "$TOPO_RCV_ADDR" -p $port \
+			--netns "${TOPO_NS_SND[1]},${TOPO_NS_SND[2]}" --cc aicc \
+			-n 2 -t 7
+	} > "$TOPO_TMP/bulk-$scc.json" 2> /dev/null &
+	bp=$!
+	topo_gen 3 rpc -p $port --cc aicc --server-cc "$scc" --req 256 \
+		--resp 1K --rate 200 -t 4 --seed 3 --start-delay 1.5 \
+		> "$out" 2> "$out.err"
+	wait "$bp"
+}
+
+# "answered sent p99_ms" of an rpc JSON
+rpc_stats()
+{
+	python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("%d %d %.2f" % (r["completed"], r["sent"], r["latency"]["p99_us"] / 1e3))
+' "$1" 2> /dev/null
+}
+
+echo "sport == $port" > $tr/events/aicc/aicc_update/filter
+echo > $tr/trace
+echo 1 > $tr/events/aicc/aicc_update/enable
+probe aicc "$TOPO_TMP/rpc-aicc.json"
+echo 0 > $tr/events/aicc/aicc_update/enable
+cp $tr/trace "$TOPO_TMP/trace.txt"
+echo 0 > $tr/events/aicc/aicc_update/filter
+probe cubic "$TOPO_TMP/rpc-cubic.json"
+
+read -r a_n a_s a_p99 < <(rpc_stats "$TOPO_TMP/rpc-aicc.json")
+read -r c_n c_s c_p99 < <(rpc_stats "$TOPO_TMP/rpc-cubic.json")
+ktap_info "responses on aicc:  ${a_n:-?} of ${a_s:-?} answered, p99 ${a_p99:-?} ms"
+ktap_info "responses on cubic: ${c_n:-?} of ${c_s:-?} answered, p99 ${c_p99:-?} ms"
+ktap_expect "every request answered" \
+	"${a_n:-0} -eq ${a_s:--1} -a ${c_n:-0} -eq ${c_s:--1} -a ${a_s:-0} -gt 0"
+
+# The server's response flow: of the sockets on the server's port, the one
+# with the most rounds (the bulk flows' server sockets send no data).
+# Median queueing delay over median target, over its rounds (in fast
+# start too: an application-limited flow that sees no queue stays there).
+ratio=$(python3 -c '
+import re, sys
+flows = {}
+for l in open(sys.argv[1]):
+    m = re.search(r"dport=(\d+) .*ev=0x([0-9a-f]+) .*target_us=(\d+) qdelay_us=(\d+)", l)
+    if m and int(m.group(2), 16) & 1:
+        flows.setdefault(m.group(1), []).append((int(m.group(3)), int(m.group(4))))
+if not flows:
+    sys.exit(1)
+r = max(flows.values(), key=len)
+if len(r) < 50:
+    sys.exit(1)
+med = lambda v: sorted(v)[len(v) // 2]
+t, q = med([x[0] for x in r]), med([x[1] for x in r])
+print("%.3f %d %d %d" % (q / t, q, t, len(r)))
+' "$TOPO_TMP/trace.txt")
+read -r q_ratio q_med t_med rounds <<< "${ratio:-x}"
+ktap_info "response flow: median queueing delay ${q_med:-?} us, target ${t_med:-?} us, ${rounds:-?} rounds"
+ktap_expect_range "response flow: median queueing delay / target" \
+	"${q_ratio:-x}" 0 0.5
+p99_ratio=$(awk -v a="${a_p99:-}" -v c="${c_p99:-}" \
+	'BEGIN { if (a == "" || c <= 0) print "x"; else printf "%.3f", a / c }')
+ktap_expect_perf "probe p99 with aicc responses / with cubic's" \
+	"$p99_ratio" 0 4.0
+ktap_target "probe p99 with aicc responses / with cubic's, target 1.5" \
+	"$p99_ratio" 0 1.5
+
+ktap_finish
