@@ -238,6 +238,7 @@ static void aicc_init(struct sock *sk)
 	ca->last_ack_us = (u32)tp->tcp_mstamp;
 	ca->prior_rcv_nxt = tp->rcv_nxt;
 	ca->ce_state = 0;
+	ca->owd_state = 0;
 	ca->inited = 1;
 
 	/* aicc paces every flow: let TCP pace when no fq qdisc does. */

@@ -967,8 +967,10 @@ void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)
  * local clock the peer's timestamps are compared with, and the peer's
  * TSval of this ACK.  The minimum of now - tsval is windowed like the base
  * RTT.  The timestamps have one tick of resolution on each side, so a
- * difference of one tick is not counted.  The sample never goes below the
- * base RTT: a new minimum RTT is taken as it comes.
+ * difference of one tick is not counted, and a tick longer than a quarter
+ * of the base RTT (millisecond timestamps on a path of microseconds)
+ * corrects nothing.  The sample never goes below the base RTT: a new
+ * minimum RTT is taken as it comes.
  *
  * A peer whose clock ticks slower than ours (RFC 7323 allows 1 ms to 1 s)
  * makes now - tsval grow without a queue; once that growth exceeds the
@@ -992,7 +994,8 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		*state |= AICC_OWD_VALID;
 		return rtt_ns;
 	}
-	if (owd - o->min <= 1 || rtt_ns <= 0)
+	if (owd - o->min <= 1 || rtt_ns <= 0 ||
+	    (u64)tick_ns * AICC_OWD_TICKS_PER_BASE > f->base_rtt)
 		return rtt_ns;
 	rq = (u64)(owd - o->min - 1) * tick_ns;
 	if (rq >= (u64)rtt_ns) {

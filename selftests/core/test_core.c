@@ -830,6 +830,10 @@ KTAP_CASE(reverse_path_queue_removed)
 	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 130000, OWD_T0 + 4000 + 1,
 			 12345 + 4000, 1000);
 	ktap_expect(r == 130000, "one tick: %lld ns", r);
+	/* millisecond ticks on a 100 us path: too coarse to correct */
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 130000, OWD_T0 + 4000 + 30,
+			 12345 + 4000, 1000000);
+	ktap_expect(r == 130000, "1 ms ticks, 100 us base: %lld ns", r);
 	/* no timestamp on the ACK: the sample as it is, state untouched */
 	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 130000, OWD_T0 + 5000 + 30, 0,
 			 1000);
