@@ -89,6 +89,19 @@ topo_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TOPO_AICCGEN=${TOPO_AICCGEN:-$topo_repo/build/aiccgen}
 TOPO_QMON=${TOPO_QMON:-$topo_repo/build/selftests/lib/qmon}
 
+# topo_require_testbed: what every dumbbell selftest needs before its
+# plan (source ktap.sh first): root, the tools, tcp_aicc.ko built for the
+# running kernel (its path in TOPO_KO) and aiccgen.  A missing piece skips
+# the whole test.
+topo_require_testbed()
+{
+	ktap_require_root
+	ktap_require ip tc ethtool python3
+	TOPO_KO=$topo_repo/build/$(uname -r)/tcp_aicc.ko
+	[ -f "$TOPO_KO" ] || ktap_skip_all "no module built for $(uname -r)"
+	topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
+}
+
 # topo_load_aicc WHO: for the tools that use this testbed outside the
 # selftests (make bench, make demo): tcp_aicc.ko (build/<release>/) and
 # aiccgen must be built; the module is loaded unless aicc is registered

@@ -53,16 +53,11 @@
 # echoes CE per packet); cubic talks to a cubic listener.
 
 dir=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$dir/../.." && pwd)
 . "$dir/../lib/ktap.sh"
 . "$dir/../lib/topo.sh"
 
-ktap_require_root
-ktap_require ip tc ethtool python3
-kver=$(uname -r)
-ko=$top/build/$kver/tcp_aicc.ko
-[ -f "$ko" ] || ktap_skip_all "no module built for $kver"
-topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
+topo_require_testbed
+ko=$TOPO_KO
 
 RATE_MBIT=${RATE_MBIT:-20}
 DELAY_MS=${DELAY_MS:-10}

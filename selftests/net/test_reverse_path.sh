@@ -30,16 +30,11 @@
 # that run, 4 s of requests with no earlier run to the peer).
 
 dir=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$dir/../.." && pwd)
 . "$dir/../lib/ktap.sh"
 . "$dir/../lib/topo.sh"
 
-ktap_require_root
-ktap_require ip tc ethtool python3
-kver=$(uname -r)
-ko=$top/build/$kver/tcp_aicc.ko
-[ -f "$ko" ] || ktap_skip_all "no module built for $kver"
-topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
+topo_require_testbed
+ko=$TOPO_KO
 tr=/sys/kernel/tracing
 [ -d $tr/events/aicc/aicc_update ] || mount -t tracefs nodev $tr 2>/dev/null
 port=5970
