@@ -460,6 +460,14 @@ static void cut_cwnd(struct aicc_flow *f, u64 cut)
 	f->cwnd -= aicc_mul_shr(f->cwnd, cut, 16);
 }
 
+/* A busy period begins: the next resume measures the rate over it. */
+static void busy_begin(struct aicc_flow *f, u64 now_ns, u32 delivered)
+{
+	f->busy_start = (u32)(now_ns >> 10);
+	f->busy_del0 = delivered;
+	f->busy_cong = 0;
+}
+
 unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
 			    u32 init_cwnd, u32 mss, u64 now_ns,
 			    const struct aicc_memval *mem)
@@ -471,7 +479,7 @@ unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
 	f->cwnd = (u64)(init_cwnd ? init_cwnd : 10) << 16;
 	f->mode = AICC_MODE_START;
 	f->alpha = 0;
-	f->busy_start = (u32)(now_ns >> 10);
+	busy_begin(f, now_ns, 0);
 
 	if (mem && mem->rate && mem->base_rtt) {
 		u64 bytes = bytes_in(mem->rate, mem->base_rtt);
@@ -891,9 +899,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	if (!(f->flags & AICC_F_HAVE_BASE) ||
 	    (f->mode == AICC_MODE_START && p->knob[AICC_K_IDLE_RESTART] &&
 	     (idle_ns >> 20) <= p->mem_life_ns_hi)) {
-		f->busy_start = (u32)(now_ns >> 10);
-		f->busy_del0 = delivered;
-		f->busy_cong = 0;
+		busy_begin(f, now_ns, delivered);
 		return 0;
 	}
 
@@ -908,9 +914,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 		f->mode = AICC_MODE_START;
 		ev = AICC_EV_IDLE_RESET;
 	}
-	f->busy_start = (u32)(now_ns >> 10);
-	f->busy_del0 = delivered;
-	f->busy_cong = 0;
+	busy_begin(f, now_ns, delivered);
 	/* The round restarts with the first packet sent after the gap. */
 	f->round_end = delivered;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_CUT |
@@ -994,6 +998,7 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		*state |= AICC_OWD_VALID;
 		return rtt_ns;
 	}
+	/* no base RTT yet (0) fails the tick test too */
 	if (owd - o->min <= 1 || rtt_ns <= 0 ||
 	    (u64)tick_ns * AICC_OWD_TICKS_PER_BASE > f->base_rtt)
 		return rtt_ns;
@@ -1002,7 +1007,7 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		*state |= AICC_OWD_OFF;
 		return rtt_ns;
 	}
-	if (!(f->flags & AICC_F_HAVE_BASE) || rtt_ns <= f->base_rtt)
+	if (rtt_ns <= f->base_rtt)
 		return rtt_ns;
 	if (rq > (u64)rtt_ns - f->base_rtt)
 		return f->base_rtt;

@@ -713,6 +713,23 @@ KTAP_CASE(bounds_400g_1s_and_1pps)
 	}
 }
 
+/*
+ * A tracking flow with a window of 50 on a 100 us path, then a busy period
+ * of 10 rounds of 25 packets; @ce_round: the round that carries one CE
+ * mark, -1 for none.
+ */
+static void drv_busy_period(struct drv *d, int ce_round)
+{
+	drv_tracking(d);
+	d->f.cwnd = 50ULL << 16;
+	drv_round_n(d, 100000, 0, 0, 50);
+	d->f.busy_start = (u32)(d->now >> 10);
+	d->f.busy_del0 = d->delivered;
+	d->f.busy_cong = 0;
+	for (int i = 0; i < 10; i++)
+		drv_round_n(d, 100000, i == ce_round, 0, 25);
+}
+
 KTAP_CASE(idle_resume_and_reset)
 {
 	struct drv d;
@@ -720,15 +737,8 @@ KTAP_CASE(idle_resume_and_reset)
 	u64 w;
 	unsigned int ev;
 
-	drv_tracking(&d);
-	d.f.cwnd = 50ULL << 16;
-	drv_round_n(&d, 100000, 0, 0, 50);
-	d.f.busy_start = (u32)(d.now >> 10);	/* a busy period of 10 rounds */
-	d.f.busy_del0 = d.delivered;
-	d.f.busy_cong = 0;
 	/* 25 packets per RTT; one CE mark: the period met congestion */
-	for (int i = 0; i < 10; i++)
-		drv_round_n(&d, 100000, i == 0, 0, 25);
+	drv_busy_period(&d, 0);
 	w = d.f.cwnd;
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 20000, 20000,
 			      d.delivered);
@@ -771,14 +781,7 @@ KTAP_CASE(idle_resume_keeps_window_without_congestion)
 	unsigned int ev;
 	u64 w;
 
-	drv_tracking(&d);
-	d.f.cwnd = 50ULL << 16;
-	drv_round_n(&d, 100000, 0, 0, 50);
-	d.f.busy_start = (u32)(d.now >> 10);
-	d.f.busy_del0 = d.delivered;
-	d.f.busy_cong = 0;
-	for (int i = 0; i < 10; i++)
-		drv_round_n(&d, 100000, 0, 0, 25);
+	drv_busy_period(&d, -1);
 	w = d.f.cwnd;
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
 			      d.delivered);

@@ -102,6 +102,14 @@ topo_require_testbed()
 	topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
 }
 
+# topo_ratio A C: A / C with three decimals, "x" when either is missing or
+# C is not positive (ktap_expect_range then fails on it).
+topo_ratio()
+{
+	awk -v a="${1:-}" -v c="${2:-}" \
+		'BEGIN { if (a == "" || c == "" || c <= 0) print "x"; else printf "%.3f", a / c }'
+}
+
 # topo_load_aicc WHO: for the tools that use this testbed outside the
 # selftests (make bench, make demo): tcp_aicc.ko (build/<release>/) and
 # aiccgen must be built; the module is loaded unless aicc is registered

@@ -113,12 +113,6 @@ bulk()
 		"$(TOPO_QSAMPLE_FILE=$TOPO_TMP/qstart-$cc topo_qsample_delay_us 100)"
 }
 
-ratio()	# A C -> A / C with three decimals, "x" when either is missing
-{
-	awk -v a="${1:-}" -v c="${2:-}" \
-		'BEGIN { if (a == "" || c == "" || c <= 0) print "x"; else printf "%.3f", a / c }'
-}
-
 read -r a_mb a_q a_qs a_peak < <(bulk aicc $port)
 read -r c_mb c_q c_qs c_peak < <(bulk cubic $((port + 1)))
 ktap_info "aicc:  ${a_mb:-?} Mbit/s, p99 queueing delay ${a_q:-?} us, after 2 s ${a_qs:-?} us, start-up peak ${a_peak:-?} us"
@@ -127,9 +121,9 @@ util=$(awk -v m="${a_mb:-0}" -v r="$RATE_MBIT" 'BEGIN { printf "%.3f", m / r }')
 ktap_expect_perf "aicc single flow utilisation" "$util" 0.80 1.10
 ktap_target "aicc single flow utilisation, target 0.9" "$util" 0.90 1.10
 ktap_expect_perf "aicc p99 queueing delay after 2 s / cubic's" \
-	"$(ratio "$a_qs" "$c_qs")" 0 1.5
+	"$(topo_ratio "$a_qs" "$c_qs")" 0 1.5
 ktap_target "aicc p99 queueing delay / cubic's, target 0.5" \
-	"$(ratio "$a_q" "$c_q")" 0 0.5
+	"$(topo_ratio "$a_q" "$c_q")" 0 0.5
 
 # Four staggered flows from one sender.
 j=$TOPO_TMP/stagger.json
