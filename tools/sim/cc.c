@@ -365,16 +365,19 @@ static void aicc_sim_init(struct sim *s, struct flow *f)
 static void aicc_sim_ack(struct sim *s, struct flow *f,
 			 const struct aicc_sample *smp)
 {
+	const struct aicc_params *p = &s->params[f->profile];
 	const struct aicc_model *m = s->c->model;
-	struct aicc_sample ms;
+	struct aicc_sample ms = *smp;
 
-	if (m && (m->profiles & (1U << f->profile))) {
-		/* as the glue does: the model of the flow's profile */
-		ms = *smp;
+	/* as the glue does: the model of the flow's profile */
+	if (m && (m->profiles & (1U << f->profile)))
 		ms.model = m;
-		smp = &ms;
-	}
-	aicc_count(s, aicc_on_ack(&f->cc.aicc, &s->params[f->profile], smp));
+	/* and an RTT sample less the queueing its ACK met on the way back */
+	if (f->ack_tsval)
+		ms.rtt_ns = aicc_fwd_rtt(&f->owd, &f->owd_state, &f->cc.aicc,
+					 p, ms.rtt_ns, f->ts_now, f->ack_tsval,
+					 s->c->ts_tick_us * 1000);
+	aicc_count(s, aicc_on_ack(&f->cc.aicc, p, &ms));
 	aicc_out(s, f);
 }
 

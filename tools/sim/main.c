@@ -16,7 +16,7 @@
 
 static const char usage[] =
 "usage: aicc-sim SCENARIO [options]\n"
-"scenarios: long stagger incast alltoall allreduce rpc pipeline\n"
+"scenarios: long stagger incast alltoall allreduce rpc pipeline reverse\n"
 "  --cc NAME          aicc (default), dctcp, swift, reno\n"
 "  --profile NAME     aicc profile of every flow: aicc, aicc_lat, aicc_bulk\n"
 "  --knob NAME=VAL    override an aicc knob of the chosen profile (repeat)\n"
@@ -45,6 +45,8 @@ static const char usage[] =
 "  --bulk N           bulk flows in the rpc scenario (2)\n"
 "  --microbatches N   pipeline: microbatches per iteration (8)\n"
 "  --no-idle-restart  reno/dctcp: keep cwnd across idle periods\n"
+"  --ts-tick-us U     TCP timestamp clock tick: 1000 (ms, a stock kernel;\n"
+"                     default), 1 (tcp_usec_ts), 0 (no timestamps)\n"
 "  --trace-us U       print per-flow state every U us to stderr\n"
 "  --trace-flows N    ... for the first N flows (8)\n"
 "  -j, --json         print JSON instead of a table\n";
@@ -54,6 +56,7 @@ enum {
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
 	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
+	O_TS_TICK,
 };
 
 static const struct option opts[] = {
@@ -85,6 +88,7 @@ static const struct option opts[] = {
 	{ "microbatches", required_argument, NULL, O_MICRO },
 	{ "jitter-us", required_argument, NULL, O_JITTER },
 	{ "no-idle-restart", no_argument, NULL, O_NOIDLE },
+	{ "ts-tick-us", required_argument, NULL, O_TS_TICK },
 	{ "trace-us", required_argument, NULL, O_TRACE },
 	{ "trace-flows", required_argument, NULL, O_TRACE_N },
 	{ "json", no_argument, NULL, 'j' },
@@ -165,6 +169,8 @@ static void print_json(const struct sim_config *c, const struct sim_result *r,
 	       (unsigned long long)r->events, wall);
 	printf("  \"util\": %.4f, \"goodput_gbit\": %.3f,\n", r->util,
 	       r->goodput_gbit);
+	if (c->scenario == SIM_SC_REVERSE)
+		printf("  \"reverse_util\": %.4f,\n", r->rev_util);
 	printf("  \"queue_kb\": {\"p50\": %.2f, \"p99\": %.2f, \"max\": %.2f},"
 	       " \"queue_us\": {\"p99\": %.3f, \"max\": %.3f},\n",
 	       r->q_p50_kb, r->q_p99_kb, r->q_max_kb, r->q_p99_us,
@@ -224,6 +230,9 @@ static void print_table(const struct sim_config *c,
 	       r->window_ms[1]);
 	printf("utilisation   %.4f (goodput %.2f Gbit/s)\n", r->util,
 	       r->goodput_gbit);
+	if (c->scenario == SIM_SC_REVERSE)
+		printf("reverse flow  utilisation %.4f (host 0 -> host 1)\n",
+		       r->rev_util);
 	printf("queue         p50 %.1f KB, p99 %.1f KB (%.2f us), "
 	       "max %.1f KB (%.2f us)\n", r->q_p50_kb, r->q_p99_kb,
 	       r->q_p99_us, r->q_max_kb, r->q_max_us);
@@ -399,6 +408,9 @@ int main(int argc, char **argv)
 			break;
 		case O_NOIDLE:
 			c.ss_after_idle = false;
+			break;
+		case O_TS_TICK:
+			c.ts_tick_us = unum(o, optarg);
 			break;
 		case O_TRACE:
 			c.trace_us = unum(o, optarg);

@@ -48,6 +48,7 @@ static const char *const sc_names[SIM_NR_SC] = {
 	[SIM_SC_ALLREDUCE] = "allreduce",
 	[SIM_SC_RPC] = "rpc",
 	[SIM_SC_PIPELINE] = "pipeline",
+	[SIM_SC_REVERSE] = "reverse",
 };
 
 static const char *const cc_names[SIM_NR_CC] = {
@@ -125,6 +126,7 @@ void sim_config_defaults(struct sim_config *c)
 	c->rpc_load = 20;
 	c->bulk_flows = 2;
 	c->microbatches = 8;
+	c->ts_tick_us = 1000;
 	c->ss_after_idle = true;
 }
 
@@ -463,6 +465,18 @@ static int rcv_grow(struct flow *f, u32 need)
 	return 0;
 }
 
+/*
+ * The TCP timestamp clock, in ticks of ts_tick_us; 0 without timestamps.
+ * The sender's clock needs no offset of its own: aicc_fwd_rtt() compares
+ * differences, in which any constant cancels.
+ */
+static u32 ts_clock(const struct sim *s)
+{
+	if (!s->c->ts_tick_us)
+		return 0;
+	return (u32)(s->now / (s->c->ts_tick_us * PS_PER_US));
+}
+
 static void send_ack(struct sim *s, struct flow *f)
 {
 	u32 pi = pkt_alloc(s);
@@ -481,6 +495,7 @@ static void send_ack(struct sim *s, struct flow *f)
 	p->nsack = f->nsack;
 	memcpy(p->sack, f->sack, sizeof(p->sack));
 	p->ce = f->ack_ce;
+	p->tsval = ts_clock(s) + f->ts_off;
 	p->next = SIM_NONE;
 	s->r->acks_sent++;
 	f->ack_pending = 0;
@@ -681,6 +696,8 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	smp.inflight = f->inflight;
 	smp.mss = f->mss;
 	smp.app_limited = a.best ? !!(a.best->flags & SEGF_APPLTD) : 0;
+	f->ack_tsval = s->c->ts_tick_us ? p->tsval : 0;
+	f->ts_now = ts_clock(s);
 	s->ops->on_ack(s, f, &smp);
 	f->last_ack_ps = s->now;
 
@@ -987,6 +1004,8 @@ static int flow_setup(struct sim *s, struct flow *f, u32 id, u32 src,
 	f->msg_cap = 4;
 	f->msgs = calloc(f->msg_cap, sizeof(*f->msgs));
 	f->cwnd = s->c->init_cwnd;
+	/* not from the run's PRNG: timestamps change no other draw */
+	f->ts_off = (u32)sim_hash64(s->c->seed * 0x10001ULL + id);
 	if (!f->sb || !f->rcv_have || !f->msgs)
 		return -1;
 	return 0;
@@ -1080,6 +1099,11 @@ static int flows_setup(struct sim *s)
 		s->nhosts = N;
 		s->nflows = N - 1;
 		break;
+	case SIM_SC_REVERSE:
+		/* host 0 receives from hosts 2.., and sends to host 1 */
+		s->nhosts = N + 2;
+		s->nflows = N + 1;
+		break;
 	default:
 		return -1;
 	}
@@ -1103,6 +1127,12 @@ static int flows_setup(struct sim *s)
 		case SIM_SC_PIPELINE:
 			if (flow_setup(s, &s->flows[n], n, i,
 				       (i + 1) % s->nhosts, pdef))
+				return -1;
+			break;
+		case SIM_SC_REVERSE:
+			if (i == 1)
+				continue;
+			if (flow_setup(s, &s->flows[n], n, i, i ? 0 : 1, pdef))
 				return -1;
 			break;
 		case SIM_SC_RPC:
@@ -1159,6 +1189,7 @@ static void schedule_workload(struct sim *s)
 
 	switch (c->scenario) {
 	case SIM_SC_LONG:
+	case SIM_SC_REVERSE:
 		for (i = 0; i < N; i++) {
 			struct flow *f = &s->flows[i];
 
@@ -1459,6 +1490,12 @@ static void finish(struct sim *s)
 		}
 	}
 	r->util = nb && win > 0 ? bbytes * 8.0 / (rate * win / 1e12 * nb) : 0;
+	if (s->c->scenario == SIM_SC_REVERSE && win > 0) {
+		const struct flow *f = &s->flows[0];
+
+		r->rev_util = s->ports[f->path[0][f->nhops[0] - 1]].win_bytes *
+			8.0 / (rate * win / 1e12);
+	}
 	x = malloc(sizeof(*x) * s->nflows);
 	for (i = 0; i < s->nflows; i++) {
 		sum += (double)s->rx_w0[i];
@@ -1626,6 +1663,9 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 	if (c->scenario == SIM_SC_PIPELINE &&
 	    (c->microbatches < 1 || c->microbatches > 1024))
 		BAD("microbatches %u out of range [1, 1024]", c->microbatches);
+	if (c->ts_tick_us > 1000000)
+		BAD("timestamp tick %u us out of range [0, 1000000]",
+		    c->ts_tick_us);
 	if (c->scenario == SIM_SC_RPC && c->bulk_flows > 1024)
 		BAD("bulk flows %u out of range", c->bulk_flows);
 	for (i = 0; i < AICC_NR_PROFILES; i++)
@@ -1681,7 +1721,7 @@ int sim_run(const struct sim_config *cin, struct sim_result *r)
 		goto out;
 	if (c.warmup_ms >= 0)
 		s.w0 = (u64)(c.warmup_ms * 1e9);
-	else if (c.scenario == SIM_SC_LONG)
+	else if (c.scenario == SIM_SC_LONG || c.scenario == SIM_SC_REVERSE)
 		s.w0 = s.end_ps / 5;
 	s.w1 = s.end_ps;
 	s.conv_bad_end = -1;

@@ -30,6 +30,8 @@ enum sim_scenario {
 	SIM_SC_ALLREDUCE,	/* ring all-reduce among N hosts (iterations) */
 	SIM_SC_RPC,		/* small RPCs to 1 receiver under bulk flows */
 	SIM_SC_PIPELINE,	/* pipeline-parallel stages, point to point */
+	SIM_SC_REVERSE,		/* N long flows -> 1 host, and its own long
+				 * flow out, whose ACKs cross their queue */
 	SIM_NR_SC
 };
 
@@ -78,6 +80,9 @@ struct sim_config {
 	u32 rpc_load;		/* RPC load in percent of the line rate */
 	u32 bulk_flows;		/* rpc scenario: bulk senders */
 	u32 microbatches;	/* pipeline: microbatches per iteration */
+	u32 ts_tick_us;		/* TCP timestamp clock tick (1000: a stock
+				 * kernel's milliseconds, 1: tcp_usec_ts),
+				 * 0: no timestamps */
 	bool ss_after_idle;	/* reno/dctcp/swift: Linux cwnd restart */
 	/* debugging: every trace_us, one line per flow (up to trace_flows) */
 	void *trace;		/* FILE *, NULL: off */
@@ -108,6 +113,7 @@ struct sim_result {
 	double window_ms[2];	/* measurement window */
 	/* network */
 	double util;		/* bottleneck ports, measurement window */
+	double rev_util;	/* reverse: the outgoing flow's port, ditto */
 	double goodput_gbit;	/* payload received, measurement window */
 	double q_p50_kb, q_p99_kb, q_max_kb;	/* data enqueues, all switches */
 	double q_p99_us, q_max_us;	/* the same as time at line rate */

@@ -96,6 +96,7 @@ struct pkt {
 	u8 hop;
 	u8 flags;
 	u8 nsack, ce;		/* ACK: SACKed packets, how many had CE */
+	u32 tsval;		/* ACK: the receiver's clock when sent */
 	u32 sack[SIM_MAX_SACK];
 };
 
@@ -186,6 +187,14 @@ struct flow {
 	bool rto_armed;
 	u32 backoff;
 	u64 srtt_ps, rttvar_ps;
+	/*
+	 * TCP timestamps, in ticks of ts_tick_us: the receiver's offset
+	 * (random per connection, as Linux's), and the TSval of the ACK
+	 * being processed with the sender's clock at its arrival.
+	 */
+	u32 ts_off, ack_tsval, ts_now;
+	struct aicc_owd owd;
+	u8 owd_state;
 	/* congestion control output */
 	u32 cwnd;		/* packets */
 	u64 pacing;		/* bytes/s, 0: unpaced */

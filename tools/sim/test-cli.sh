@@ -35,7 +35,7 @@ refuse() {
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..18"
 refuse rejects_unknown_scenario nosuch
 refuse rejects_unknown_cc incast --cc cubic
 refuse rejects_bad_number incast --flows 12x
@@ -45,6 +45,7 @@ refuse rejects_ecn_above_buffer incast --buffer-kb 100 --ecn-kb 200
 refuse rejects_unknown_knob incast --knob nosuch=1
 refuse rejects_bad_knob_value incast --knob beta=5000
 refuse rejects_knob_for_dctcp incast --cc dctcp --knob beta=500
+refuse rejects_timestamp_tick_above_1s reverse --ts-tick-us 1000001
 
 # --profile-file: the aicc tool's profile format, read with the tuner's
 # reader (tools/tune/kvfile.c) and the module's knob checks
@@ -86,6 +87,13 @@ if printf '%s' "$a" | python3 -c 'import json,sys; d=json.load(sys.stdin); asser
 else
 	echo "# $a" | head -5
 	ok 1 json_parses
+fi
+r=$("$SIM" reverse --flows 2 --time-ms 1 --ts-tick-us 1 -j 2>&1)
+if printf '%s' "$r" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["scenario"] == "reverse" and d["hosts"] == 4 and d["flows"] == 3 and 0 < d["reverse_util"] <= 1' 2>/dev/null; then
+	ok 0 json_reverse_scenario
+else
+	echo "# $r" | head -5
+	ok 1 json_reverse_scenario
 fi
 echo "# $fail of $n failed"
 [ $fail = 0 ]

@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	20
+#define NR_TESTS	22
 
 static void report(bool ok, const char *name)
 {
@@ -339,6 +339,38 @@ static void test_aicc_incast(void)
 }
 
 /*
+ * Reverse-path queueing: two bulk flows into host 0 hold a queue at its
+ * port, which the ACKs of host 0's own flow out (to host 1, a path with
+ * no other traffic) cross.  Without timestamps aicc takes that queue for
+ * its own and cuts the outgoing flow; with microsecond timestamps
+ * aicc_fwd_rtt() takes it out of the RTT samples, as in the module (the
+ * VM's net/test_reverse_path).  Millisecond ticks on a 10 us path are
+ * too coarse to correct anything: the run is the one without timestamps.
+ */
+static void test_reverse_path(void)
+{
+	struct sim_config c;
+	struct sim_result off, ms, us;
+	bool ok;
+
+	setup(&c, SIM_SC_REVERSE, SIM_CC_AICC, 2, 5, NULL);
+	c.ts_tick_us = 0;
+	ok = !run(&c, &off, "aicc reverse, no timestamps");
+	diag("outgoing flow: %.3f of line rate", off.rev_util);
+	c.ts_tick_us = 1000;
+	ok = ok && !run(&c, &ms, "aicc reverse, ms timestamps");
+	c.ts_tick_us = 1;
+	ok = ok && !run(&c, &us, "aicc reverse, us timestamps");
+	diag("outgoing flow: %.3f of line rate", us.rev_util);
+	report(ok && off.rev_util < 0.7 && us.rev_util > 0.85 &&
+	       us.util > 0.85 && us.drops == 0,
+	       "aicc_reverse_path_queue_not_own_with_timestamps");
+	report(ok && ms.rev_util == off.rev_util &&
+	       ms.pkts_sent == off.pkts_sent && ms.events == off.events,
+	       "aicc_reverse_path_coarse_ticks_correct_nothing");
+}
+
+/*
  * The loss counts past the cold start (what the tuner's loss term uses):
  * with no warm-up, DCTCP's 256-way incast into 512 KB loses packets and
  * times out while every flow starts at the initial window, and its
@@ -507,6 +539,7 @@ int main(void)
 	test_aicc_four();
 	test_aicc_incast();
 	test_cold_start_loss();
+	test_reverse_path();
 	test_line_rate(SIM_CC_SWIFT, "swift_single_flow_runs");
 	if (n_test != NR_TESTS)
 		printf("# planned %d tests, ran %d\n", NR_TESTS, n_test);

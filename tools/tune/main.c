@@ -54,7 +54,8 @@ static void usage(void)
 	       "         'aicc rdma set --file' and 'aicc rdma export --file')\n"
 	       "fabric:  --rate-gbit R (100)  --rtt-us U (10)  --hops N (2)\n"
 	       "         --buffer-kb B (1024)  --ecn-kb K (100)  --fan-in N (32)\n"
-	       "         --min-rto-us U (200)  --workload MIX.conf\n"
+	       "         --min-rto-us U (200)  --ts-tick-us U (1000)\n"
+	       "         --workload MIX.conf\n"
 	       "budget:  --generations G (30)  --lambda L (12)  --sigma S (0.2)\n"
 	       "         --seed S (1)  --quick (smaller, shorter scenarios)\n"
 	       "start:   --start FILE (profile file, with --roce a RoCE knob file;\n"
@@ -205,7 +206,7 @@ static void others_from(struct tune_set *set, int profile,
 enum {
 	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
 	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
-	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE, O_FLOOR,
+	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE, O_FLOOR, O_TSTICK,
 };
 
 static const struct option longopts[] = {
@@ -213,6 +214,7 @@ static const struct option longopts[] = {
 	{ "rtt-us", 1, NULL, O_RTT }, { "hops", 1, NULL, O_HOPS },
 	{ "buffer-kb", 1, NULL, O_BUF }, { "ecn-kb", 1, NULL, O_ECN },
 	{ "fan-in", 1, NULL, O_FANIN }, { "min-rto-us", 1, NULL, O_RTO },
+	{ "ts-tick-us", 1, NULL, O_TSTICK },
 	{ "workload", 1, NULL, O_WORK }, { "generations", 1, NULL, O_GEN },
 	{ "lambda", 1, NULL, O_LAMBDA }, { "sigma", 1, NULL, O_SIGMA },
 	{ "seed", 1, NULL, O_SEED }, { "quick", 0, NULL, O_QUICK },
@@ -420,6 +422,7 @@ int main(int argc, char **argv)
 		{ O_ECN, 0, 1048576, true, .u = &fb.ecn_kb },
 		{ O_FANIN, 2, 512, true, .u = &fb.fan_in },
 		{ O_RTO, 10, 1000000, true, .u = &fb.min_rto_us },
+		{ O_TSTICK, 0, 1000000, true, .u = &fb.ts_tick_us },
 		{ O_GEN, 0, 10000, true, .i = &gens },
 		{ O_LAMBDA, 4, CMA_MAX_LAMBDA, true, .i = &lambda },
 		{ O_SIGMA, 0.001, 1, false, .d = &sigma },
@@ -433,7 +436,8 @@ int main(int argc, char **argv)
 			       i > 1 ? " " : "", argv[i]);
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
 		if (!tcp_opt && ((opt >= O_PROFILE && opt <= O_WORK) ||
-				 opt == O_DEFH || opt == O_SOURCE))
+				 opt == O_DEFH || opt == O_SOURCE ||
+				 opt == O_TSTICK))
 			tcp_opt = longopts[li].name;
 		if (num_opt_set(nums, TUNE_NR(nums), opt, longopts[li].name))
 			continue;
@@ -565,6 +569,9 @@ int main(int argc, char **argv)
 	    "ECN %u KB, fan-in %u, min RTO %u us\n",
 	    aicc_profile_desc[profile].name, fb.rate_gbit, fb.rtt_us, fb.hops,
 	    fb.buffer_kb, fb.ecn_kb, fb.fan_in, fb.min_rto_us);
+	/* the default (a stock kernel's) is not printed: logs stay comparable */
+	if (fb.ts_tick_us != 1000)
+		out("# TCP timestamps every %u us (0: none)\n", fb.ts_tick_us);
 	out("# CMA-ES: %d searched knobs, lambda %d, %d generations, sigma0 "
 	    "%g, seed %llu%s\n", tune_nr_dims, lambda, gens, sigma,
 	    (unsigned long long)seed, quick ? ", quick" : "");

@@ -57,6 +57,7 @@ void fabric_defaults(struct tune_fabric *fb)
 	fb->ecn_kb = 100;
 	fb->fan_in = 32;
 	fb->min_rto_us = 200;
+	fb->ts_tick_us = 1000;
 }
 
 void mix_defaults(struct tune_mix *mx)
@@ -93,6 +94,9 @@ int fabric_check(const struct tune_fabric *fb, char *why, size_t len)
 	else if (fb->min_rto_us < 10 || fb->min_rto_us > 1000000)
 		snprintf(why, len, "--min-rto-us %u outside 10..1000000",
 			 fb->min_rto_us);
+	else if (fb->ts_tick_us > 1000000)
+		snprintf(why, len, "--ts-tick-us %u outside 0..1000000",
+			 fb->ts_tick_us);
 	else
 		return 0;
 	return -1;
@@ -237,6 +241,7 @@ static void add(struct builder *b, int kind, double w, double rs, double ts,
 	c->buffer_kb = fb->buffer_kb;
 	c->ecn_kb = fb->ecn_kb;
 	c->min_rto_us = fb->min_rto_us;
+	c->ts_tick_us = fb->ts_tick_us;
 	c->seed = seed;
 	c->flows = flows;
 	c->msg_kb = msg_kb;

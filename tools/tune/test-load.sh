@@ -101,6 +101,8 @@ bad_input_refused() {
 	refuses 2 --profile nosuch &&
 	refuses 2 --profile aicc --ecn-kb 2000 --buffer-kb 1000 &&
 	refuses 2 --profile aicc --rate-gbit 0 &&
+	refuses 2 --profile aicc --ts-tick-us 1000001 &&
+	refuses 2 --roce --ts-tick-us 1 &&
 	refuses 2 --profile aicc --generations x &&
 	refuses 2 &&
 	refuses 1 --profile aicc --workload "$TMP/nonexistent" &&

@@ -134,6 +134,7 @@ struct tune_fabric {
 	double rate_gbit, rtt_us;
 	u32 hops, buffer_kb, ecn_kb, fan_in;
 	u32 min_rto_us;
+	u32 ts_tick_us;		/* TCP timestamp tick, 0: none */
 };
 
 struct tune_mix {
