@@ -55,6 +55,18 @@ apt-get install "${apt_opts[@]}" linux-image-amd64 linux-headers-amd64
 apt-get install "${apt_opts[@]}" -t bookworm-backports \
 	linux-image-amd64 linux-headers-amd64
 
+# bookworm-backports' iproute2, unpacked beside the system's, not installed:
+# its ip sets the route feature tcp_usec_ts (6.7 and later), which
+# bookworm's cannot (selftests/net/test_usec_ts.sh).
+ipr=/opt/aicc-iproute2
+if [ ! -x "$ipr/bin/ip" ]; then
+	tmp=$(mktemp -d)
+	chown _apt "$tmp" 2>/dev/null || true
+	(cd "$tmp" && apt-get download -q iproute2/bookworm-backports) &&
+		mkdir -p "$ipr" && dpkg-deb -x "$tmp"/iproute2_*.deb "$ipr"
+	rm -rf "$tmp"
+fi
+
 # kselftest headers, checkpatch and its data files come from linux-source.
 src=/usr/src/linux-source-6.1.tar.xz
 dst=/usr/src/linux-source-6.1-aicc
