@@ -51,13 +51,14 @@ tools/vm/aicc-vm --kernel "$kernel" --quiet --timeout $((n * 600 + 120)) \
 vrc=$?
 echo "== $(($(date +%s) - start)) s, aicc-vm exit $vrc"
 
-runs=$(find "$out/results" -name "$(basename "$test")@*.ktap" 2>/dev/null | wc -l)
+# run-in-vm.sh names the runs TEST@R.ktap, or TEST.ktap for a single one
+runs=$(find "$out/results" \( -name "$(basename "$test")@*.ktap" -o \
+	-name "$(basename "$test").ktap" \) 2>/dev/null | wc -l)
 [ "$runs" -gt 0 ] || { echo "repeat: no results (see $out/console.log)" >&2; exit 1; }
 
 # results: NAME  passed/failed/todo;  values: NAME  min median max
-for f in "$out/results/$test"@*.ktap; do
-	r=${f##*@}
-	r=${r%.ktap}
+for f in "$out/results/$test"@*.ktap "$out/results/$test.ktap"; do
+	[ -f "$f" ] || continue
 	echo "rc $(cat "${f%.ktap}.rc" 2>/dev/null || echo 125)"
 	sed -E -n \
 		-e 's/^not ok [0-9]+ (.*) # TODO.*/todo \1/p' \

@@ -102,6 +102,16 @@ topo_require_testbed()
 	topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
 }
 
+# topo_test_module KO: for a selftest, after its plan: load KO unless
+# tcp_aicc is loaded already (a failure skips the whole test), and unload
+# it when the test exits.
+topo_test_module()
+{
+	lsmod | grep -q '^tcp_aicc ' || insmod "$1" ||
+		ktap_skip_all "insmod failed"
+	topo_atexit "rmmod tcp_aicc 2>/dev/null"
+}
+
 # topo_ratio A C: A / C with three decimals, "x" when either is missing or
 # C is not positive (ktap_expect_range then fails on it).
 topo_ratio()

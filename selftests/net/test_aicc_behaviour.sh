@@ -66,8 +66,7 @@ port=5990
 
 ktap_plan 8
 
-lsmod | grep -q '^tcp_aicc ' || insmod "$ko" || ktap_skip_all "insmod failed"
-topo_atexit "rmmod tcp_aicc 2>/dev/null"
+topo_test_module "$ko"
 
 TOPO_RATE=${RATE_MBIT}mbit TOPO_DELAY=${DELAY_MS}ms TOPO_AQM=red
 TOPO_ECN_K=${TOPO_ECN_K:-40000} TOPO_SENDER_QDISC=fq

@@ -53,8 +53,7 @@ port=5970
 
 ktap_plan 8
 
-lsmod | grep -q '^tcp_aicc ' || insmod "$ko" || ktap_skip_all "insmod failed"
-topo_atexit "rmmod tcp_aicc 2>/dev/null"
+topo_test_module "$ko"
 [ -d $tr/events/aicc/aicc_update ] || ktap_skip_all "no aicc:aicc_update"
 
 TOPO_SENDERS=3 TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red

@@ -32,8 +32,7 @@ port=6070
 
 ktap_plan 5
 
-lsmod | grep -q '^tcp_aicc ' || insmod "$ko" || ktap_skip_all "insmod failed"
-topo_atexit "rmmod tcp_aicc 2>/dev/null"
+topo_test_module "$ko"
 [ -d $tr/events/aicc/aicc_core ] ||
 	ktap_skip_all "no aicc:aicc_core tracepoint (tracefs missing?)"
 topo_atexit "echo 0 > $tr/events/aicc/aicc_core/enable"
