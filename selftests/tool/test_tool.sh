@@ -20,7 +20,7 @@ A=${AICC:-$top/build/aicc}
 mod_require "$A"
 unset AICC_SYSFS AICC_UNCHECKED
 
-ktap_plan 26
+ktap_plan 27
 
 ns=aicc-tool-$$
 tmp=$(mktemp -d /tmp/aicc-tool.XXXXXX)
@@ -236,7 +236,7 @@ t_route_add()
 import json, sys
 r = json.load(sys.stdin)
 assert r == [{"prefix": "10.201.0.0/24", "via": None, "dev": "va", "table": 254,
-              "congctl": "aicc", "created_by_aicc": False}], r'
+              "congctl": "aicc", "usec_ts": False, "created_by_aicc": False}], r'
 }
 check "select route add (existing route)" t_route_add
 
@@ -396,7 +396,49 @@ t_route_create()
 }
 check "select route add/del of a new route" t_route_create
 
-# 21
+# 21: usec-ts sets the route feature tcp_usec_ts, which came with 6.7: on a
+# new route, and on an existing one beside its other features (ecn); on
+# older kernels the error says so and the route stays as it was.
+usec_ts_of() # PREFIX: the route's usec_ts in 'select route list'
+{
+	$INA "$A" -j select route list | python3 -c '
+import json, sys
+r = [x for x in json.load(sys.stdin) if x["prefix"] == sys.argv[1]]
+print(r[0]["usec_ts"] if len(r) == 1 else "none")' "$1"
+}
+t_route_usec_ts()
+{
+	local new=10.204.0.0/16 old=10.205.0.0/16
+
+	ip -n "$ns-a" route add $old via 10.201.0.2 features ecn || return 1
+	run $INA "$A" select route add $new via 10.201.0.2 usec-ts aicc
+	if [ "$(printf '%s\n' 6.7 "$(uname -r)" | sort -V | head -1)" != 6.7 ]; then
+		[ "$RC" = 1 ] && [[ $ERR == *"needs Linux 6.7 or later"* ]] ||
+			{ echo "$ERR"; return 1; }
+		[ -z "$(ip -n "$ns-a" route show $new)" ] || return 1
+		run $INA "$A" select route add $old usec-ts aicc
+		[ "$RC" = 1 ] || return 1
+		ip -n "$ns-a" route show $old | grep -q "features ecn" &&
+			! ip -n "$ns-a" route show $old | grep -q congctl || return 1
+		ip -n "$ns-a" route del $old
+		return
+	fi
+	[ "$RC" = 0 ] || { echo "$ERR"; return 1; }
+	[ "$(usec_ts_of $new)" = True ] || return 1
+	$INA "$A" select route add $old usec-ts aicc || return 1
+	[ "$(usec_ts_of $old)" = True ] || return 1
+	ip -n "$ns-a" route show $old | grep -q "features ecn" || return 1
+	$INA "$A" select route del $new || return 1
+	[ -z "$(ip -n "$ns-a" route show $new)" ] || return 1
+	# not aicc's route: congctl goes, the features stay
+	$INA "$A" select route del $old || return 1
+	ip -n "$ns-a" route show $old | grep -q "features ecn" &&
+		! ip -n "$ns-a" route show $old | grep -q congctl || return 1
+	ip -n "$ns-a" route del $old
+}
+check "select route add usec-ts" t_route_usec_ts
+
+# 22
 t_route_errors()
 {
 	run $INA "$A" select route add 10.203.0.0/16 dev va no_such_cc
@@ -409,7 +451,7 @@ t_route_errors()
 }
 check "select route errors" t_route_errors
 
-# 22
+# 23
 t_get_default()
 {
 	run $INA "$A" -j select get 10.201.0.2
@@ -420,7 +462,7 @@ assert g["source"] == "default" and g["congctl"] == g["default"], g'
 }
 check "select get falls back to the default" t_get_default
 
-# 23
+# 24
 t_help()
 {
 	local v
@@ -432,10 +474,10 @@ t_help()
 }
 check "help and unknown verb" t_help
 
-# 24: the saved profile loads again after all of the above
+# 25: the saved profile loads again after all of the above
 check "profile load after use" "$A" profile load "$tmp/p.conf"
 
-# 25
+# 26
 ip netns del "$ns-a" 2>/dev/null
 ip netns del "$ns-b" 2>/dev/null
 t_rmmod()
@@ -449,7 +491,7 @@ t_rmmod()
 }
 check "rmmod" t_rmmod
 
-# 26
+# 27
 t_absent()
 {
 	run "$A" status

@@ -14,6 +14,10 @@
  * 'via'/'dev' or from the kernel's current route to the prefix.
  * 'route del' deletes a route aicc created and only strips congctl from any
  * other route, so removing a selection never removes connectivity.
+ * 'route add ... usec-ts' also sets the route feature tcp_usec_ts (6.7+:
+ * TCP timestamps in microseconds, which aicc's reverse-path correction
+ * needs on paths shorter than 4 ms); 'route del' leaves it on a route it
+ * did not create.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -30,6 +34,9 @@
 #include "aicc_tool.h"
 
 #define AICC_RTPROT	172	/* routes created by 'aicc select route add' */
+#ifndef RTAX_FEATURE_TCP_USEC_TS	/* uapi headers before 6.7 */
+#define RTAX_FEATURE_TCP_USEC_TS	(1 << 4)
+#endif
 #define PROC_CC		"/proc/sys/net/ipv4/tcp_congestion_control"
 #define NLBUF		32768
 
@@ -181,6 +188,7 @@ struct route {
 	bool have_prio, have_gw, have_oif;
 	union addr dst, gw;
 	char cc[16];
+	uint32_t features;	/* RTAX_FEATURES */
 	char *raw;		/* copy of the whole message */
 	size_t rawlen;
 };
@@ -232,11 +240,15 @@ static void parse_route(struct nlmsghdr *h, struct route *rt)
 			struct rtattr *m;
 
 			for (m = RTA_DATA(a); RTA_OK(m, ml);
-			     m = RTA_NEXT(m, ml))
+			     m = RTA_NEXT(m, ml)) {
 				if (m->rta_type == RTAX_CC_ALGO)
 					snprintf(rt->cc, sizeof(rt->cc), "%.*s",
 						 (int)RTA_PAYLOAD(m),
 						 (char *)RTA_DATA(m));
+				else if (m->rta_type == RTAX_FEATURES &&
+					 RTA_PAYLOAD(m) >= 4)
+					memcpy(&rt->features, RTA_DATA(m), 4);
+			}
 			break;
 		}
 		default:
@@ -338,10 +350,11 @@ static int lookup_route(int fd, int family, const union addr *a,
 
 /*
  * Build RTM_NEWROUTE (replace) for @old (may be a copy of an existing
- * route) with metrics changed: congctl set to @cc, or removed if @cc NULL.
+ * route) with metrics changed: congctl set to @cc, or removed if @cc NULL,
+ * and the RTAX_FEATURES bits @feat added.
  */
 static int copy_route_with_cc(struct nlreq *req, const struct route *old,
-			      const char *cc)
+			      const char *cc, uint32_t feat)
 {
 	static const int keep[] = {
 		RTA_DST, RTA_GATEWAY, RTA_OIF, RTA_PRIORITY, RTA_PREFSRC,
@@ -370,7 +383,8 @@ static int copy_route_with_cc(struct nlreq *req, const struct route *old,
 			struct rtattr *m;
 
 			for (m = RTA_DATA(a); RTA_OK(m, ml); m = RTA_NEXT(m, ml)) {
-				if (m->rta_type == RTAX_CC_ALGO)
+				if (m->rta_type == RTAX_CC_ALGO ||
+				    (m->rta_type == RTAX_FEATURES && feat))
 					continue;
 				if (!add_attr(&req->h, sizeof(*req), m->rta_type,
 					      RTA_DATA(m), RTA_PAYLOAD(m)))
@@ -380,6 +394,9 @@ static int copy_route_with_cc(struct nlreq *req, const struct route *old,
 	}
 	if (cc && !add_attr(&req->h, sizeof(*req), RTAX_CC_ALGO, cc,
 			    strlen(cc) + 1))
+		return -E2BIG;
+	feat |= feat ? old->features : 0;
+	if (feat && !add_attr(&req->h, sizeof(*req), RTAX_FEATURES, &feat, 4))
 		return -E2BIG;
 	end_nest(&req->h, nest);
 	if (nest->rta_len == RTA_LENGTH(0))	/* no metrics at all */
@@ -438,12 +455,13 @@ static void fmt_prefix(char *buf, size_t len, int family,
 static void route_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: aicc select route add PREFIX [via GW] [dev DEV] PROFILE\n"
+		"Usage: aicc select route add PREFIX [via GW] [dev DEV] [usec-ts] PROFILE\n"
 		"       aicc select route del PREFIX [PROFILE]\n"
 		"       aicc [-j] select route list\n"
 		"  add: give the main-table route for PREFIX 'congctl PROFILE'.  An\n"
 		"       existing route keeps everything else; otherwise a route is\n"
 		"       created (proto 172) through GW/DEV or the current nexthop.\n"
+		"       usec-ts: TCP timestamps in microseconds (tcp_usec_ts, 6.7+).\n"
 		"  del: remove congctl; a route aicc created is deleted.\n"
 		"  list: routes that carry a congctl.  Needs CAP_NET_ADMIN.\n");
 }
@@ -466,13 +484,13 @@ static int route_lookup(int fd, const struct prefix *p, struct route *old,
 /* @old: the main-table route for @p, if any (route_lookup()). */
 static int route_add(int fd, const struct prefix *p, struct route *old,
 		     const char *pfx, const char *via, const char *dev,
-		     const char *cc)
+		     const char *cc, uint32_t feat)
 {
 	struct nlreq req;
 	int ret;
 
 	if (old->found && !via && !dev) {
-		ret = copy_route_with_cc(&req, old, cc);
+		ret = copy_route_with_cc(&req, old, cc, feat);
 		route_free(old);
 		if (ret) {
 			err("select route: route %s too large to copy", pfx);
@@ -542,14 +560,19 @@ static int route_add(int fd, const struct prefix *p, struct route *old,
 
 			add_attr(&req.h, sizeof(req), RTAX_CC_ALGO, cc,
 				 strlen(cc) + 1);
+			if (feat)
+				add_attr(&req.h, sizeof(req), RTAX_FEATURES,
+					 &feat, 4);
 			end_nest(&req.h, nest);
 		}
 	}
 	ret = nl_talk(fd, &req.h, NULL, NULL);
 	if (ret) {
-		err("select route add %s congctl %s: %s%s", pfx, cc,
-		    nl_words(ret), ret == -ENOENT ?
-		    " (is the congestion control loaded?)" : "");
+		err("select route add %s congctl %s%s: %s%s", pfx, cc,
+		    feat ? " features tcp_usec_ts" : "", nl_words(ret),
+		    ret == -ENOENT ? " (is the congestion control loaded?)" :
+		    ret == -EINVAL && feat ?
+		    " (tcp_usec_ts needs Linux 6.7 or later)" : "");
 		return 1;
 	}
 	return 0;
@@ -583,7 +606,7 @@ static int route_del(int fd, struct route *old, const char *pfx,
 		req.h.nlmsg_flags = NLM_F_REQUEST;
 		ret = 0;
 	} else {
-		ret = copy_route_with_cc(&req, old, NULL);
+		ret = copy_route_with_cc(&req, old, NULL, 0);
 	}
 	route_free(old);
 	if (ret) {
@@ -625,15 +648,18 @@ static int list_cb(struct nlmsghdr *h, void *arg)
 		json_str("dev", dev[0] ? dev : NULL);
 		json_u64("table", rt.table);
 		json_str("congctl", rt.cc);
+		json_bool("usec_ts", rt.features & RTAX_FEATURE_TCP_USEC_TS);
 		json_bool("created_by_aicc", rt.r.rtm_protocol == AICC_RTPROT);
 		json_close_obj();
 	} else {
 		char tb[16];
 
-		printf("%-24s %-10s%s%s%s%s table %s%s\n", pfx, rt.cc,
+		printf("%-24s %-10s%s%s%s%s table %s%s%s\n", pfx, rt.cc,
 		       rt.have_gw ? " via " : "", rt.have_gw ? gw : "",
 		       dev[0] ? " dev " : "", dev,
 		       table_name(rt.table, tb, sizeof(tb)),
+		       rt.features & RTAX_FEATURE_TCP_USEC_TS ?
+		       " features tcp_usec_ts" : "",
 		       rt.r.rtm_protocol == AICC_RTPROT ? " (created by aicc)" : "");
 	}
 	c->n++;
@@ -674,6 +700,7 @@ static int route_list(int fd)
 static int cmd_route(int argc, char **argv)
 {
 	const char *via = NULL, *dev = NULL, *cc = NULL;
+	uint32_t feat = 0;
 	struct route old;
 	struct prefix p;
 	char pfx[64];
@@ -741,6 +768,8 @@ static int cmd_route(int argc, char **argv)
 				via = argv[++i];
 			else
 				dev = argv[++i];
+		} else if (!strcmp(argv[i], "usec-ts") && add) {
+			feat |= RTAX_FEATURE_TCP_USEC_TS;
 		} else if (!cc) {
 			cc = argv[i];
 		} else {
@@ -768,7 +797,7 @@ static int cmd_route(int argc, char **argv)
 	if (route_lookup(fd, &p, &old, pfx))
 		ret = 1;
 	else if (add)
-		ret = route_add(fd, &p, &old, pfx, via, dev, cc);
+		ret = route_add(fd, &p, &old, pfx, via, dev, cc, feat);
 	else
 		ret = route_del(fd, &old, pfx, cc);
 	close(fd);
