@@ -81,6 +81,7 @@ TOPO_RCV_ADDR=10.77.200.1
 TOPO_RATE_BPS=
 TOPO_BG_PIDS=()
 TOPO_ATEXIT=()
+TOPO_UNLOAD_AICC=
 TOPO_TMP=
 TOPO_QSAMPLE_PID=
 TOPO_QSAMPLE_FILE=
@@ -104,12 +105,13 @@ topo_require_testbed()
 
 # topo_test_module KO: for a selftest, after its plan: load KO unless
 # tcp_aicc is loaded already (a failure skips the whole test), and unload
-# it when the test exits.
+# it when the test exits (topo_cleanup, once the sockets of the testbed's
+# namespaces are gone).
 topo_test_module()
 {
 	lsmod | grep -q '^tcp_aicc ' || insmod "$1" ||
 		ktap_skip_all "insmod failed"
-	topo_atexit "rmmod tcp_aicc 2>/dev/null"
+	TOPO_UNLOAD_AICC=1
 }
 
 # topo_ratio A C: A / C with three decimals, "x" when either is missing or
@@ -236,6 +238,14 @@ topo_cleanup()
 	TOPO_NS_RCV=
 	[ -n "$TOPO_TMP" ] && rm -rf "$TOPO_TMP"
 	TOPO_TMP=
+	# a namespace's sockets go away a little after 'ip netns del'
+	if [ -n "${TOPO_UNLOAD_AICC:-}" ]; then
+		for ((i = 0; i < 50; i++)); do
+			rmmod tcp_aicc 2>/dev/null && break
+			sleep 0.1
+		done
+		TOPO_UNLOAD_AICC=
+	fi
 }
 
 # topo_ns_prep NS DEV...: in one process (process start-up is slow under
