@@ -12,13 +12,16 @@
  * packet left, packets in flight) and goes through aicc_on_ack(), whose
  * window and rate drive the next transmissions.  The samples are therefore
  * those of a real closed loop: slow start, rounds with and without queueing
- * delay and CE marks.
+ * delay and CE marks.  Every ACK carries a TCP timestamp in microseconds
+ * (the route feature tcp_usec_ts, with which the correction is live on
+ * this path) and its RTT sample goes through aicc_fwd_rtt() first, as the
+ * glue does for every ACK with a timestamp.
  *
  * The samples are recorded; replay() then feeds the same samples to a
  * freshly initialised flow, which follows the same trajectory, and times
- * the loop.  Under callgrind (--toggle-collect=aicc_on_ack) the
- * instruction count divided by the number of calls printed here is the
- * core's instructions per ACK.
+ * the loop.  Under callgrind (--toggle-collect=aicc_on_ack
+ * --toggle-collect=aicc_fwd_rtt) the instruction count divided by the
+ * number of ACKs printed here ("calls") is the core's instructions per ACK.
  *
  *   aicc-ackcost [-n ACKS] [-p PROFILE] [--no-replay]
  */
@@ -36,6 +39,8 @@
 #define PROP_NS		20000ULL	/* propagation RTT */
 #define CE_QLEN		40U		/* step marking above this many */
 #define RING		65536U		/* packets in flight, at most */
+#define TS_TICK_NS	1000U		/* tcp_usec_ts */
+#define TS_OFF		0x9e3779b9U	/* the peer's timestamp offset */
 
 #ifndef noinline
 #define noinline	__attribute__((noinline))
@@ -50,6 +55,11 @@ struct pkt {
 
 static struct pkt ring[RING];
 
+/* What the glue passes aicc_fwd_rtt() besides the sample: both clocks. */
+struct ts {
+	u32 now, tsval;
+};
+
 static u64 nr_calls;
 
 static double now_s(void)
@@ -60,16 +70,29 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* One ACK as the glue handles it: the reverse-path correction, the law. */
+static unsigned int ack(struct aicc_flow *f, struct aicc_owd *o, u8 *os,
+			const struct aicc_params *p, struct aicc_sample *s,
+			const struct ts *t)
+{
+	s->rtt_ns = aicc_fwd_rtt(o, os, f, p, s->rtt_ns, t->now, t->tsval,
+				 TS_TICK_NS);
+	return aicc_on_ack(f, p, s);
+}
+
 /* Feed recorded samples to a fresh flow; returns the number of rounds. */
 static noinline unsigned long replay(struct aicc_flow *f,
 				     const struct aicc_params *p,
-				     const struct aicc_sample *s, size_t n)
+				     struct aicc_sample *s,
+				     const struct ts *t, size_t n)
 {
+	struct aicc_owd o = { 0 };
 	unsigned long rounds = 0;
+	u8 os = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		rounds += aicc_on_ack(f, p, &s[i]) & AICC_EV_ROUND;
+		rounds += ack(f, &o, &os, p, &s[i], &t[i]) & AICC_EV_ROUND;
 	nr_calls += n;
 	return rounds;
 }
@@ -88,6 +111,9 @@ int main(int argc, char **argv)
 	struct aicc_params p;
 	struct aicc_flow f;
 	struct aicc_sample *rec;
+	struct aicc_owd owd = { 0 };
+	struct ts *tsr;
+	u8 owd_state = 0;
 	unsigned long n = 200000, i, rounds = 0, ce = 0, rr;
 	u32 head = 0, tail = 0, delivered = 0, delivered_ce = 0;
 	unsigned int prof = AICC_PROF_COLL;
@@ -122,7 +148,8 @@ int main(int argc, char **argv)
 	}
 
 	rec = calloc(n, sizeof(*rec));
-	if (!rec) {
+	tsr = calloc(n, sizeof(*tsr));
+	if (!rec || !tsr) {
 		fprintf(stderr, "aicc-ackcost: out of memory\n");
 		return 1;
 	}
@@ -176,7 +203,13 @@ int main(int argc, char **argv)
 		s->acked = 1;
 		s->inflight = head - tail;
 		s->mss = MSS;
-		rounds += aicc_on_ack(&f, &p, s) & AICC_EV_ROUND;
+		/* the receiver stamped the ACK as it left, half a path ago */
+		tsr[i].now = (u32)(now / TS_TICK_NS);
+		tsr[i].tsval = (u32)((now - PROP_NS / 2) / TS_TICK_NS) + TS_OFF;
+		rounds += ack(&f, &owd, &owd_state, &p, s, &tsr[i]) &
+			  AICC_EV_ROUND;
+		/* replay starts from the sample the glue built */
+		s->rtt_ns = rtt;
 		nr_calls++;
 	}
 	printf("profile %s: %lu ACKs, %lu rounds, final cwnd %u pkts, ",
@@ -188,7 +221,7 @@ int main(int argc, char **argv)
 		aicc_flow_init(&f, &p, 10, MSS, t0, NULL);
 		aicc_flow_seed_rtt(&f, &p, PROP_NS + svc_ns, t0);
 		t = now_s();
-		rr = replay(&f, &p, rec, n);
+		rr = replay(&f, &p, rec, tsr, n);
 		t = now_s() - t;
 		printf("replay: %lu rounds (%s), %.1f ns per call (userspace, this CPU)\n",
 		       rr, rr == rounds ? "same trajectory" : "DIFFERENT trajectory",
@@ -196,5 +229,6 @@ int main(int argc, char **argv)
 	}
 	printf("calls %llu\n", (unsigned long long)nr_calls);
 	free(rec);
+	free(tsr);
 	return 0;
 }

@@ -19,9 +19,9 @@
 #    the 256-way incast with tools/tune/results/fabric-256.conf), three
 #    seeds (--quick: one), JSON in build/bench/sim/; and the learned
 #    policy's ablation on the held-out set (aicc-train --eval).
-# 3. CPU: instructions per ACK of aicc_on_ack() under callgrind, and native
-#    ns per ACK, from build/aicc-ackcost (tools/bench/ackcost.c), into
-#    build/bench/cpu.txt.
+# 3. CPU: instructions per ACK of aicc_fwd_rtt() and aicc_on_ack() under
+#    callgrind, and native ns per ACK, from build/aicc-ackcost
+#    (tools/bench/ackcost.c), into build/bench/cpu.txt.
 # 4. Report (tools/bench/report.py): build/bench/report.txt (also printed),
 #    results.json, results.csv and PNG plots.  --docs copies the report and
 #    the plots to Documentation/bench/.  A report holds this run's results
@@ -214,7 +214,7 @@ fi
 
 # ---- 3. CPU cost -----------------------------------------------------------
 if [ $cpu -eq 1 ]; then
-	echo "bench: CPU cost of aicc_on_ack() (callgrind)"
+	echo "bench: CPU cost of aicc_fwd_rtt() and aicc_on_ack() (callgrind)"
 	c=$out/cpu.txt
 	model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 	echo "cpu ${model:-unknown}" > "$c"
@@ -226,6 +226,7 @@ if [ $cpu -eq 1 ]; then
 		if command -v valgrind > /dev/null; then
 			log=$out/callgrind-$p.log
 			valgrind --tool=callgrind --toggle-collect=aicc_on_ack \
+				--toggle-collect=aicc_fwd_rtt \
 				--callgrind-out-file="$out/callgrind-$p.out" \
 				"$build/aicc-ackcost" -n 100000 -p "$p" > "$log" 2>&1
 			ir=$(awk '/Collected :/ { print $NF }' "$log")

@@ -222,7 +222,7 @@ ok $? "target verdicts"
 
 head -n 1 "$tmp/b/results.csv" | grep -q '^source,scenario,algorithm,metric,median,min,max,n' &&
 	grep -q '^testbed-6.1.0-test,bulk,aicc,util,0.985,0.98,0.99,2' "$tmp/b/results.csv" &&
-	grep -q '^cpu,aicc_on_ack,aicc,instructions_per_ack,120.0' "$tmp/b/results.csv" &&
+	grep -q '^cpu,ack_path,aicc,instructions_per_ack,120.0' "$tmp/b/results.csv" &&
 	grep -q '^ablation-testbed-6.1.0-test,vm-ablation,model,jain,0.98,0.98,0.98,2' \
 		"$tmp/b/results.csv" &&
 	grep -q '^ablation-sim,held-out tuned_knobs,model,objective,1.1' "$tmp/b/results.csv" &&
