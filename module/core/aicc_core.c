@@ -762,10 +762,13 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 {
 	bool ce_seen = s->delivered_ce != f->round_ce0;
 	unsigned int ev = 0;
+	bool upd = false;	/* window, mode, MSS or 1/RTT changed */
 	u32 rtt = 0;
 
-	if (s->mss && s->mss != f->mss)
+	if (s->mss && s->mss != f->mss) {
 		f->mss = (u16)min_u64(s->mss, 0xffff);
+		upd = true;
+	}
 
 	if (s->rtt_ns > 0) {
 		u32 now = coarse(s->now_ns);
@@ -780,16 +783,20 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 				f->target = compute_target(f, p);
 			}
 		}
-		if (!f->inv_rtt)
+		if (!f->inv_rtt) {
 			f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
+			upd = true;
+		}
 	}
 
 	/*
 	 * The ACK of a packet sent after the round began ends the round; its
 	 * own sample already belongs to the next one.
 	 */
-	if ((s32)(s->prior_delivered - f->round_end) >= 0)
+	if ((s32)(s->prior_delivered - f->round_end) >= 0) {
 		ev |= end_round(f, p, s);
+		upd = true;
+	}
 
 	if (rtt && s->ack_delayed) {
 		/* Not path delay; remember only that the round had ACKs. */
@@ -815,6 +822,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			ev |= AICC_EV_START_EXIT;
 		}
 		new_round(f, s);
+		upd = true;
 	} else if (f->mode == AICC_MODE_START) {
 		/* grow only while the window, not the application, limits */
 		if (!s->app_limited)
@@ -823,10 +831,18 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			start_exit(f);
 			ev |= AICC_EV_START_EXIT;
 		}
+		upd = true;
 	}
 
-	clamp_cwnd(f, p);
-	update_rate(f, p);
+	/*
+	 * Past slow start, most ACKs change none of the rate's inputs: the
+	 * window moves once a round.  A knob write (min_cwnd, pacing_*)
+	 * reaches the window and the rate at the end of the current round.
+	 */
+	if (upd) {
+		clamp_cwnd(f, p);
+		update_rate(f, p);
+	}
 	return ev;
 }
 
