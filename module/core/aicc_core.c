@@ -94,6 +94,7 @@
 #define NSEC_PER_SEC_U32	1000000000U
 #define ALPHA_ONE		32768U		/* alpha is Q15 */
 #define AICC_SUBPKT_AI_MAX	16	/* sub-packet AI boost, at most */
+#define AICC_TARGET_PKTS	2	/* target floor, packet times */
 
 /* ------------------------------------------------------------------ */
 /* Fixed-point helpers                                                  */
@@ -440,6 +441,23 @@ static u32 compute_target(const struct aicc_flow *f,
 	u64 t = aicc_mul_shr(f->base_rtt, p->target_q16, 16) +
 		flow_scaling(f, p);
 
+	/*
+	 * Never below AICC_TARGET_PKTS packet times at the flow's own rate
+	 * (base / w): with delayed ACKs a sample carries up to a packet of
+	 * ACK delay and a packet of queue behind its pair even when no queue
+	 * stands, so a smaller target is under the noise, and the flow cuts
+	 * on it and leaves the link idle.  That happens on small-BDP paths
+	 * (a 20 Mbit/s, 5 ms path: 8 packets, 0.6 ms each) with a target of
+	 * a few per cent of the base RTT.  From AICC_CWND_FLOOR_PKTS up:
+	 * below it the window is paced and flow scaling sets the target.
+	 */
+	if (f->cwnd >= (u64)AICC_CWND_FLOOR_PKTS << 16) {
+		u64 pkts = aicc_udiv64((u64)f->base_rtt * AICC_TARGET_PKTS << 16,
+				       f->cwnd);
+
+		if (t < pkts)
+			t = pkts;
+	}
 	if (t < p->target_min_ns)
 		t = p->target_min_ns;
 	if (t > p->target_max_ns)
