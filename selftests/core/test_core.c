@@ -649,6 +649,39 @@ KTAP_CASE(flow_scaling_grows_as_window_shrinks)
 		    "targets not monotone: %u %u %u", t_small, t_mid, t_big);
 }
 
+/*
+ * The target is never below two packet times at the flow's rate,
+ * 2 * base / w, from a window of two packets up: with a 1 % target and no
+ * flow scaling, 8 packets on a 100 us path get 25 us, 1000 packets keep
+ * the knob's 1 us, and a paced window of 1.5 packets is left to the knobs
+ * (without the floor 8 packets got 1 us too).
+ */
+KTAP_CASE(target_floor_two_packet_times)
+{
+	struct drv d;
+	u32 t8, t1000, t_paced;
+
+	drv_tracking(&d);
+	drv_knob(&d, AICC_K_TARGET, 10);
+	drv_knob(&d, AICC_K_FS_RANGE, 0);
+	drv_knob(&d, AICC_K_TARGET_MIN, 0);
+	d.f.cwnd = 8ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 8);
+	t8 = d.f.target;
+	d.f.cwnd = 1000ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 8);
+	t1000 = d.f.target;
+	d.f.cwnd = 3ULL << 15;
+	drv_round_n(&d, 100000, 0, 0, 2);
+	t_paced = d.f.target;
+	ktap_expect(d.f.base_rtt == 100000, "base %u", d.f.base_rtt);
+	ktap_expect(t8 == 25000, "8 packets: target %u, want 25000", t8);
+	/* the knob's 1 % in Q16: 100000 * 655 / 65536 = 999 ns */
+	ktap_expect(t1000 == 999, "1000 packets: target %u, want 999", t1000);
+	ktap_expect(t_paced == 999, "1.5 packets: target %u, want 999",
+		    t_paced);
+}
+
 KTAP_CASE(sub_packet_window_paces)
 {
 	struct drv d;
