@@ -626,21 +626,23 @@ KTAP_CASE(rto_restarts_from_delivered)
 	ktap_expect(d.f.mode == AICC_MODE_LOSS, "mode %u", d.f.mode);
 }
 
+/* The target after a round at the base RTT (100 us) with window @cwnd. */
+static u32 target_at(struct drv *d, u64 cwnd, u32 acks)
+{
+	d->f.cwnd = cwnd;
+	drv_round_n(d, 100000, 0, 0, acks);
+	return d->f.target;
+}
+
 KTAP_CASE(flow_scaling_grows_as_window_shrinks)
 {
 	struct drv d;
 	u32 t_small, t_mid, t_big;
 
 	drv_tracking(&d);
-	d.f.cwnd = 65536 / 10;		/* 0.1 packet */
-	drv_round_n(&d, 100000, 0, 0, 2);
-	t_small = d.f.target;
-	d.f.cwnd = 4ULL << 16;
-	drv_round_n(&d, 100000, 0, 0, 2);
-	t_mid = d.f.target;
-	d.f.cwnd = 1000ULL << 16;
-	drv_round_n(&d, 100000, 0, 0, 2);
-	t_big = d.f.target;
+	t_small = target_at(&d, 65536 / 10, 2);		/* 0.1 packet */
+	t_mid = target_at(&d, 4ULL << 16, 2);
+	t_big = target_at(&d, 1000ULL << 16, 2);
 	/* base target 25 us, range 50 us */
 	ktap_expect(t_big == 25000, "big window target %u, want 25000", t_big);
 	ktap_expect(t_small > 74000 && t_small <= 75000,
@@ -665,15 +667,9 @@ KTAP_CASE(target_floor_two_packet_times)
 	drv_knob(&d, AICC_K_TARGET, 10);
 	drv_knob(&d, AICC_K_FS_RANGE, 0);
 	drv_knob(&d, AICC_K_TARGET_MIN, 0);
-	d.f.cwnd = 8ULL << 16;
-	drv_round_n(&d, 100000, 0, 0, 8);
-	t8 = d.f.target;
-	d.f.cwnd = 1000ULL << 16;
-	drv_round_n(&d, 100000, 0, 0, 8);
-	t1000 = d.f.target;
-	d.f.cwnd = 3ULL << 15;
-	drv_round_n(&d, 100000, 0, 0, 2);
-	t_paced = d.f.target;
+	t8 = target_at(&d, 8ULL << 16, 8);
+	t1000 = target_at(&d, 1000ULL << 16, 8);
+	t_paced = target_at(&d, 3ULL << 15, 2);		/* 1.5 packets */
 	ktap_expect(d.f.base_rtt == 100000, "base %u", d.f.base_rtt);
 	ktap_expect(t8 == 25000, "8 packets: target %u, want 25000", t8);
 	/* the knob's 1 % in Q16: 100000 * 655 / 65536 = 999 ns */
