@@ -448,10 +448,12 @@ static u32 compute_target(const struct aicc_flow *f,
 	 * stands, so a smaller target is under the noise, and the flow cuts
 	 * on it and leaves the link idle.  That happens on small-BDP paths
 	 * (a 20 Mbit/s, 5 ms path: 8 packets, 0.6 ms each) with a target of
-	 * a few per cent of the base RTT.  From AICC_CWND_FLOOR_PKTS up:
-	 * below it the window is paced and flow scaling sets the target.
+	 * a few per cent of the base RTT.  Only while the floor is at most
+	 * half a base RTT (w >= 2 * AICC_TARGET_PKTS): at windows of a few
+	 * packets flow scaling sets the target, and a floor there leaves a
+	 * standing queue that latecomers measure into their base RTT.
 	 */
-	if (f->cwnd >= (u64)AICC_CWND_FLOOR_PKTS << 16) {
+	if (f->cwnd >= (u64)(2 * AICC_TARGET_PKTS) << 16) {
 		u64 pkts = aicc_udiv64((u64)f->base_rtt * AICC_TARGET_PKTS << 16,
 				       f->cwnd);
 

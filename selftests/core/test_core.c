@@ -653,15 +653,15 @@ KTAP_CASE(flow_scaling_grows_as_window_shrinks)
 
 /*
  * The target is never below two packet times at the flow's rate,
- * 2 * base / w, from a window of two packets up: with a 1 % target and no
- * flow scaling, 8 packets on a 100 us path get 25 us, 1000 packets keep
- * the knob's 1 us, and a paced window of 1.5 packets is left to the knobs
- * (without the floor 8 packets got 1 us too).
+ * 2 * base / w, while that is at most half the base RTT (from four
+ * packets up): with a 1 % target and no flow scaling, 8 packets on a
+ * 100 us path get 25 us, 1000 packets keep the knob's 1 us, and so do 3
+ * packets, left to flow scaling (without the floor 8 packets got 1 us).
  */
 KTAP_CASE(target_floor_two_packet_times)
 {
 	struct drv d;
-	u32 t8, t1000, t_paced;
+	u32 t8, t1000, t3;
 
 	drv_tracking(&d);
 	drv_knob(&d, AICC_K_TARGET, 10);
@@ -669,13 +669,12 @@ KTAP_CASE(target_floor_two_packet_times)
 	drv_knob(&d, AICC_K_TARGET_MIN, 0);
 	t8 = target_at(&d, 8ULL << 16, 8);
 	t1000 = target_at(&d, 1000ULL << 16, 8);
-	t_paced = target_at(&d, 3ULL << 15, 2);		/* 1.5 packets */
+	t3 = target_at(&d, 3ULL << 16, 3);
 	ktap_expect(d.f.base_rtt == 100000, "base %u", d.f.base_rtt);
 	ktap_expect(t8 == 25000, "8 packets: target %u, want 25000", t8);
 	/* the knob's 1 % in Q16: 100000 * 655 / 65536 = 999 ns */
 	ktap_expect(t1000 == 999, "1000 packets: target %u, want 999", t1000);
-	ktap_expect(t_paced == 999, "1.5 packets: target %u, want 999",
-		    t_paced);
+	ktap_expect(t3 == 999, "3 packets: target %u, want 999", t3);
 }
 
 KTAP_CASE(sub_packet_window_paces)
