@@ -495,6 +495,13 @@ def med(tb, sc, a, key):
     return x["median"] if x else None
 
 
+def not_below(u, best):
+    """Utilisation u is not below best at the three decimals the report
+    prints: goodput over a few seconds varies by more than 0.0005 of the
+    link between repetitions, so 0.9998 against 1.0001 is a tie."""
+    return best is None or round(u, 3) >= round(best, 3)
+
+
 def targets(tb, cpuinfo):
     """Lines 'profile: target: value -> met/MISSED'."""
     out = []
@@ -514,12 +521,8 @@ def targets(tb, cpuinfo):
             su = [med(tb, "bulk", s, "util") for s in stock]
             su = [x for x in su if x is not None]
             best = max(su) if su else None
-            # Against the stock algorithms at the precision shown: goodput
-            # over a few seconds varies by more than 0.0005 of the link
-            # between repetitions, so 0.9998 against 1.0001 is a tie.
             line(a, "utilisation >= 0.97, not below any stock", u,
-                 u is not None and u >= 0.97 and
-                 (best is None or round(u, 3) >= round(best, 3)),
+                 u is not None and u >= 0.97 and not_below(u, best),
                  "%.3f (best stock %s)" % (u or 0, "%.3f" % best if best else "-"))
             # An idle link has no queue: the queue target counts only at a
             # utilisation of at least 0.9 x dctcp's.
@@ -594,10 +597,8 @@ def sim_targets(sim):
             bu = [x for x in (m(lb, c, "util") for c in base) if x is not None]
             best = max(bu) if bu else None
             if u is not None:
-                # against the baselines at the precision shown, as above
                 line(a, "utilisation >= 0.97, not below baselines",
-                     u >= 0.97 and
-                     (best is None or round(u, 3) >= round(best, 3)),
+                     u >= 0.97 and not_below(u, best),
                      "%.3f (best %s)" % (u, "%.3f" % best if best else "-"))
             q, d = m(lb, a, "q_p99_kb"), m(lb, "dctcp", "q_p99_kb")
             if q is not None and d:
