@@ -158,7 +158,11 @@ t_bad_values() {
 	done
 	[ "$(tree_sum)" = "$sum" ] || fail "tree changed"
 	run "$AICC" set aicc nosuch=1
-	echo "$ERR" | grep -q "unknown knob 'nosuch'" || fail "$ERR"
+	echo "$ERR" | grep -q "unknown knob 'nosuch'" || fail "$ERR" || return 1
+	# 40 zeros after the point: refused, not divided by an overflowed 0
+	run "$AICC" set aicc target=.$(printf '0%.0s' $(seq 40))
+	[ $RC != 0 ] && echo "$ERR" | grep -q "too many digits" || fail "$ERR"
+	[ "$(tree_sum)" = "$sum" ] || fail "tree changed"
 }
 
 t_out_of_range() {

@@ -197,7 +197,12 @@ int parse_knob_value(const struct aicc_knob_desc *k, const char *s,
 		p++;
 	for (; *p; p++) {
 		if (isdigit((unsigned char)*p)) {
-			if (ndigits >= 18) {
+			/*
+			 * Leading zeros after the point count too: each one
+			 * multiplies the denominator by 10, and 10^39 and up
+			 * no longer fit its 128 bits.
+			 */
+			if (ndigits >= 18 || frac >= 18) {
 				snprintf(why, whylen, "'%s' has too many digits",
 					 s);
 				return -1;
