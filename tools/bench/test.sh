@@ -246,6 +246,7 @@ fi
 # the 0.97 bound itself is not rounded (0.9696 misses it).
 python3 - "$dir" <<'EOF'
 import sys
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 sys.path.insert(0, sys.argv[1])
 import report
 
