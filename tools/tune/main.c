@@ -58,6 +58,8 @@ static void usage(void)
 	       "         --workload MIX.conf\n"
 	       "budget:  --generations G (30)  --lambda L (12)  --sigma S (0.2)\n"
 	       "         --seed S (1)  --quick (smaller, shorter scenarios)\n"
+	       "         --case-seed N (0: shift every scenario's seed by N)\n"
+	       "         --draws N (1: run each training case at N seeds)\n"
 	       "start:   --start FILE (profile file, with --roce a RoCE knob file;\n"
 	       "         default: built-in defaults, with --roce DCQCN's)\n"
 	       "output:  -o FILE (profile file)  --log FILE  --no-baselines\n"
@@ -207,6 +209,7 @@ enum {
 	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
 	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
 	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE, O_FLOOR, O_TSTICK,
+	O_CSEED, O_DRAWS,
 };
 
 static const struct option longopts[] = {
@@ -218,6 +221,7 @@ static const struct option longopts[] = {
 	{ "workload", 1, NULL, O_WORK }, { "generations", 1, NULL, O_GEN },
 	{ "lambda", 1, NULL, O_LAMBDA }, { "sigma", 1, NULL, O_SIGMA },
 	{ "seed", 1, NULL, O_SEED }, { "quick", 0, NULL, O_QUICK },
+	{ "case-seed", 1, NULL, O_CSEED }, { "draws", 1, NULL, O_DRAWS },
 	{ "start", 1, NULL, O_START }, { "log", 1, NULL, O_LOG },
 	{ "defaults-h", 1, NULL, O_DEFH }, { "source", 1, NULL, O_SOURCE },
 	{ "no-baselines", 0, NULL, O_NOBASE }, { "output", 1, NULL, 'o' },
@@ -427,6 +431,8 @@ int main(int argc, char **argv)
 		{ O_LAMBDA, 4, CMA_MAX_LAMBDA, true, .i = &lambda },
 		{ O_SIGMA, 0.001, 1, false, .d = &sigma },
 		{ O_SEED, 0, 4294967295.0, true, .q = &seed },
+		{ O_CSEED, 0, 1000000000, true, .u = &mx.seed_off },
+		{ O_DRAWS, 1, TUNE_MAX_DRAWS, true, .u = &mx.draws },
 	};
 
 	fabric_defaults(&fb);
@@ -437,7 +443,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
 		if (!tcp_opt && ((opt >= O_PROFILE && opt <= O_WORK) ||
 				 opt == O_DEFH || opt == O_SOURCE ||
-				 opt == O_TSTICK))
+				 opt == O_TSTICK || opt == O_CSEED ||
+				 opt == O_DRAWS))
 			tcp_opt = longopts[li].name;
 		if (num_opt_set(nums, TUNE_NR(nums), opt, longopts[li].name))
 			continue;
@@ -572,6 +579,10 @@ int main(int argc, char **argv)
 	/* the default (a stock kernel's) is not printed: logs stay comparable */
 	if (fb.ts_tick_us != 1000)
 		out("# TCP timestamps every %u us (0: none)\n", fb.ts_tick_us);
+	if (mx.seed_off)
+		out("# scenario seeds shifted by %u (--case-seed)\n", mx.seed_off);
+	if (mx.draws > 1)
+		out("# each training case at %u seeds (--draws)\n", mx.draws);
 	out("# CMA-ES: %d searched knobs, lambda %d, %d generations, sigma0 "
 	    "%g, seed %llu%s\n", tune_nr_dims, lambda, gens, sigma,
 	    (unsigned long long)seed, quick ? ", quick" : "");

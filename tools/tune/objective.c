@@ -73,6 +73,7 @@ void mix_defaults(struct tune_mix *mx)
 	mx->bulk_flows = 2;
 	mx->hosts = 8;
 	mx->time_scale = 1;
+	mx->draws = 1;
 }
 
 int fabric_check(const struct tune_fabric *fb, char *why, size_t len)
@@ -242,7 +243,7 @@ static void add(struct builder *b, int kind, double w, double rs, double ts,
 	c->ecn_kb = fb->ecn_kb;
 	c->min_rto_us = fb->min_rto_us;
 	c->ts_tick_us = fb->ts_tick_us;
-	c->seed = seed;
+	c->seed = seed + b->mx->seed_off;
 	c->flows = flows;
 	c->msg_kb = msg_kb;
 	c->gap_us = mx->gap_us;
@@ -353,6 +354,32 @@ static void add_testbed(struct builder *b, int kind, double w, u32 flows,
 		 prof >= 0 ? aicc_profile_desc[prof].name : "mixed");
 }
 
+/*
+ * Each training case again at other seeds (--draws): other jitter,
+ * arrivals and start times, so that the optimiser fits the cases rather
+ * than one draw of them.  The seeds step far past every set's own.
+ */
+#define DRAW_SEED_STEP	100000
+
+static void add_draws(struct tune_set *set, u32 draws)
+{
+	int n = set->n, i;
+	u32 k;
+
+	for (k = 1; k < draws; k++) {
+		for (i = 0; i < n && set->n < TUNE_MAX_CASES; i++) {
+			struct tune_case *tc = &set->c[set->n++];
+			size_t len;
+
+			*tc = set->c[i];
+			tc->cfg.seed += (u64)k * DRAW_SEED_STEP;
+			len = strlen(tc->name);
+			snprintf(tc->name + len, sizeof(tc->name) - len,
+				 " #%u", k + 1);
+		}
+	}
+}
+
 void build_set(struct tune_set *set, int profile,
 	       const struct tune_fabric *fb, const struct tune_mix *mx,
 	       bool held_out, bool quick)
@@ -438,6 +465,8 @@ void build_set(struct tune_set *set, int profile,
 		break;
 	}
 #undef U
+	if (!held_out && mx->draws > 1)
+		add_draws(set, mx->draws);
 }
 
 /* ---- the objective ---- */

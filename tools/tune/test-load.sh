@@ -103,6 +103,11 @@ bad_input_refused() {
 	refuses 2 --profile aicc --rate-gbit 0 &&
 	refuses 2 --profile aicc --ts-tick-us 1000001 &&
 	refuses 2 --roce --ts-tick-us 1 &&
+	refuses 2 --profile aicc --draws 0 &&
+	refuses 2 --profile aicc --draws 5 &&
+	refuses 2 --profile aicc --case-seed -1 &&
+	refuses 2 --roce --draws 2 &&
+	refuses 2 --roce --case-seed 7 &&
 	refuses 2 --profile aicc --generations x &&
 	refuses 2 &&
 	refuses 1 --profile aicc --workload "$TMP/nonexistent" &&

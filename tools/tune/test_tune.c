@@ -491,6 +491,89 @@ KTAP_CASE(workload_mix_parses_and_applies)
 	ktap_expect(ok, "mix not parsed, applied or refused as expected");
 }
 
+/*
+ * --case-seed draws the same cases again: every case keeps its name,
+ * weight and configuration except its seed, which moves by the offset,
+ * and a run with the jittered starts of another seed comes out different.
+ */
+KTAP_CASE(case_seed_redraws_only_the_seeds)
+{
+	static struct tune_set a, b;
+	static struct tune_eval ea, eb;
+	struct tune_fabric fb;
+	struct tune_mix mx;
+	bool ok = true;
+	int i;
+
+	fabric_defaults(&fb);
+	mix_defaults(&mx);
+	build_set(&a, AICC_PROF_COLL, &fb, &mx, true, true);
+	mx.seed_off = 1000;
+	build_set(&b, AICC_PROF_COLL, &fb, &mx, true, true);
+	ok &= a.n > 0 && a.n == b.n;
+	for (i = 0; ok && i < a.n; i++) {
+		struct sim_config c;
+
+		memcpy(&c, &b.c[i].cfg, sizeof(c));	/* padding too */
+		ok &= c.seed == a.c[i].cfg.seed + 1000;
+		c.seed = a.c[i].cfg.seed;
+		ok &= !memcmp(&c, &a.c[i].cfg, sizeof(c)) &&
+			!strcmp(a.c[i].name, b.c[i].name) &&
+			a.c[i].weight == b.c[i].weight;
+	}
+	ktap_expect(ok, "the shifted set differs in more than its seeds");
+	/* the first case, an incast with jittered starts */
+	a.n = 1;
+	b.n = 1;
+	ok = a.c[0].kind == TK_INCAST && a.c[0].cfg.jitter_us > 0 &&
+		!evaluate(&a, SIM_CC_AICC, NULL, &ea) &&
+		!evaluate(&b, SIM_CC_AICC, NULL, &eb);
+	ktap_expect(ok, "incast case not run");
+	if (ok)
+		diag("incast: %ld events at seed %llu, %ld at %llu",
+		     ea.sim_events, (unsigned long long)a.c[0].cfg.seed,
+		     eb.sim_events, (unsigned long long)b.c[0].cfg.seed);
+	ktap_expect(!ok || ea.sim_events != eb.sim_events,
+		    "another seed, the same run");
+}
+
+/*
+ * --draws N: the training set holds each case N times, the copies at
+ * other seeds and named "#k"; the held-out set is left as it is.
+ */
+KTAP_CASE(draws_repeat_training_cases_at_other_seeds)
+{
+	static struct tune_set one, two, held1, held2;
+	struct tune_fabric fb;
+	struct tune_mix mx;
+	bool ok;
+	int i, n;
+
+	fabric_defaults(&fb);
+	mix_defaults(&mx);
+	build_set(&one, AICC_PROF_COLL, &fb, &mx, false, true);
+	build_set(&held1, AICC_PROF_COLL, &fb, &mx, true, true);
+	mx.draws = 2;
+	build_set(&two, AICC_PROF_COLL, &fb, &mx, false, true);
+	build_set(&held2, AICC_PROF_COLL, &fb, &mx, true, true);
+	n = one.n;
+	ok = n > 0 && two.n == 2 * n && held2.n == held1.n;
+	for (i = 0; ok && i < n; i++) {
+		char name[80];
+
+		snprintf(name, sizeof(name), "%s #2", one.c[i].name);
+		ok = !strcmp(two.c[i].name, one.c[i].name) &&
+			!strcmp(two.c[n + i].name, name) &&
+			two.c[n + i].cfg.seed != one.c[i].cfg.seed &&
+			two.c[n + i].cfg.flows == one.c[i].cfg.flows &&
+			two.c[n + i].weight == one.c[i].weight;
+	}
+	for (i = 0; ok && i < held1.n; i++)
+		ok = held2.c[i].cfg.seed == held1.c[i].cfg.seed;
+	ktap_expect(ok, "draws: %d training cases from %d, held-out %d/%d",
+		    two.n, n, held2.n, held1.n);
+}
+
 /* The last case of @kind in @set whose RTT is above (or at most) @rtt_us. */
 static int find_case(const struct tune_set *set, int kind, bool slow,
 		     double rtt_us)

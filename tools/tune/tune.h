@@ -141,13 +141,16 @@ struct tune_mix {
 	double weight[TK_NR];	/* multiplier per scenario kind, default 1 */
 	u32 msg_kb, gap_us, rpc_load, bulk_flows, hosts;
 	double time_scale;	/* simulated time multiplier */
+	u32 seed_off;		/* added to every case's seed (--case-seed) */
+	u32 draws;		/* training cases run at this many seeds */
 };
 
 /* Terms of the objective, all dimensionless, lower is better. */
 enum tune_term { TT_SHORT, TT_QUEUE, TT_SLOW, TT_UNFAIR, TT_LOSS, TT_NR };
 extern const char *const tune_term_name[TT_NR];
 
-#define TUNE_MAX_CASES	32
+#define TUNE_MAX_CASES	48
+#define TUNE_MAX_DRAWS	4
 
 struct tune_case {
 	char name[64];
