@@ -45,6 +45,8 @@ static const char usage[] =
 "  --bulk N           bulk flows in the rpc scenario (2)\n"
 "  --microbatches N   pipeline: microbatches per iteration (8)\n"
 "  --no-idle-restart  reno/dctcp: keep cwnd across idle periods\n"
+"  --preconnect       open every connection at time 0, its handshake on\n"
+"                     empty queues; late flows only start sending later\n"
 "  --ts-tick-us U     TCP timestamp clock tick: 1000 (ms, a stock kernel;\n"
 "                     default), 1 (tcp_usec_ts), 0 (no timestamps)\n"
 "  --trace-us U       print per-flow state every U us to stderr\n"
@@ -56,7 +58,7 @@ enum {
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
 	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
-	O_TS_TICK,
+	O_TS_TICK, O_PRECONN,
 };
 
 static const struct option opts[] = {
@@ -88,6 +90,7 @@ static const struct option opts[] = {
 	{ "microbatches", required_argument, NULL, O_MICRO },
 	{ "jitter-us", required_argument, NULL, O_JITTER },
 	{ "no-idle-restart", no_argument, NULL, O_NOIDLE },
+	{ "preconnect", no_argument, NULL, O_PRECONN },
 	{ "ts-tick-us", required_argument, NULL, O_TS_TICK },
 	{ "trace-us", required_argument, NULL, O_TRACE },
 	{ "trace-flows", required_argument, NULL, O_TRACE_N },
@@ -408,6 +411,9 @@ int main(int argc, char **argv)
 			break;
 		case O_NOIDLE:
 			c.ss_after_idle = false;
+			break;
+		case O_PRECONN:
+			c.preconnect = true;
 			break;
 		case O_TS_TICK:
 			c.ts_tick_us = unum(o, optarg);

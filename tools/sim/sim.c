@@ -1427,7 +1427,7 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 	case EV_START:
 		f = &s->flows[e->arg];
 		f->active = true;
-		if (s->now) {
+		if (s->now && !s->c->preconnect) {
 			/* a late connection: its handshake sees the queues */
 			f->srtt_ps = handshake_rtt(s, f);
 			f->rttvar_ps = f->srtt_ps / 2;

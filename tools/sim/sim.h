@@ -84,6 +84,12 @@ struct sim_config {
 				 * kernel's milliseconds, 1: tcp_usec_ts),
 				 * 0: no timestamps */
 	bool ss_after_idle;	/* reno/dctcp/swift: Linux cwnd restart */
+	/*
+	 * every connection opened at time 0 (persistent connections, as an
+	 * AI job's and the VM bench's): a flow that starts later keeps the
+	 * handshake's RTT of the empty path instead of the queue it joins
+	 */
+	bool preconnect;
 	/* debugging: every trace_us, one line per flow (up to trace_flows) */
 	void *trace;		/* FILE *, NULL: off */
 	u32 trace_us;
