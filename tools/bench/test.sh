@@ -6,6 +6,8 @@
 # this checks that its parts still work:
 #   - aicc-ackcost runs the closed loop, replays it along the same
 #     trajectory, and refuses bad arguments;
+#   - stagger-ab.sh summarises canned runs (Jain per run, median, min,
+#     max) and refuses bad arguments before it boots anything;
 #   - report.py turns canned raw results (written here, with known values)
 #     into the expected medians, spreads, target verdicts, learned-policy
 #     ablation, JSON, CSV and plots, and refuses a directory without
@@ -32,7 +34,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..12"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -269,6 +271,36 @@ python3 "$dir/report.py" "$tmp/empty" > /dev/null 2> "$tmp/err2.txt" || rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/err2.txt")" = 1 ] &&
 	grep -q 'no results' "$tmp/err2.txt"
 ok $? "a directory without results is refused"
+
+# ---- stagger-ab.sh ----------------------------------------------------------
+ab=$tmp/ab
+mkdir -p "$ab/raw"
+printf 't1 one.conf\nt2 two.conf\n' > "$ab/tables.txt"
+python3 - "$ab/raw" <<'EOF2'
+import json, os, sys
+
+# t1: equal shares, then 6/2/2/... ; t2: three runs, one of them 8/4/4/4
+runs = {"t1": [[5, 5, 5, 5], [6, 2, 6, 2]],
+        "t2": [[5, 5, 5, 5], [8, 4, 4, 4], [4, 5, 5, 6]]}
+for t, rs in runs.items():
+    for i, r in enumerate(rs):
+        with open(os.path.join(sys.argv[1], "%s-r%d.json" % (t, i + 1)), "w") as f:
+            json.dump({"flows": [{"window_mbps": v} for v in r]}, f)
+EOF2
+out=$(bash "$dir/stagger-ab.sh" --summary "$ab")
+echo "$out" | grep -qx 'one.conf: Jain median 0.900, min 0.800, max 1.000 over 2 runs: 1.000 0.800' &&
+	echo "$out" | grep -qx 'two.conf: Jain median 0.980, min 0.893, max 1.000 over 3 runs: 1.000 0.893 0.980'
+ok $? "stagger-ab: Jain per run, median, min and max of canned runs"
+
+rc=0
+e1=$(bash "$dir/stagger-ab.sh" 2>&1 > /dev/null) || rc=$?
+e2=$(bash "$dir/stagger-ab.sh" --runs 0 x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
+printf 'aicc_lat.target = 50\n' > "$tmp/lat.conf"
+e3=$(bash "$dir/stagger-ab.sh" "$tmp/lat.conf" 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
+[ "$rc" = 222 ] && echo "$e1" | grep -qx 'stagger-ab: no profile file given' &&
+	echo "$e2" | grep -qx "stagger-ab: bad --runs '0' (1 or more)" &&
+	echo "$e3" | grep -qx "stagger-ab: $tmp/lat.conf: no aicc knobs in it"
+ok $? "stagger-ab: bad arguments refused with one line"
 
 [ $fail -eq 0 ] || { echo "# $fail of $n failed"; exit 1; }
 echo "# all $n passed"

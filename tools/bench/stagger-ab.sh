@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# stagger-ab.sh: the bench's stagger scenario many times over, for several
+# knob tables of one aicc profile, to tell whether one table shares the
+# testbed's link more fairly than another.  One run of four staggered flows
+# spreads by up to 0.09 in Jain's index (Documentation/tuning.rst, "The
+# lead followed"), so the three repetitions of make bench cannot; ten
+# interleaved runs per table can.
+#
+#   tools/bench/stagger-ab.sh [--kernel 6.1|6.12] [--runs N] [--profile P]
+#                             [--out DIR] FILE...
+#   tools/bench/stagger-ab.sh --summary DIR
+#
+# Each FILE is an aicc profile file (aicc-tune -o, aicc profile save).  In
+# one VM boot, run by run, every table is loaded with 'aicc profile load'
+# and the stagger scenario of tools/bench/guest.sh runs once for it: four
+# flows of profile P (default aicc) from four sender namespaces, joining
+# 1 s apart and leaving, 10 s, 20 Mbit/s, RED ECN at 30 KB.  The summary
+# (also --summary on a finished DIR) gives each table's Jain per run and
+# its median, minimum and maximum.  Results in DIR (build/stagger-ab):
+# raw/<n>-r<run>.json (aiccgen), tables.txt, summary.txt.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+prog=stagger-ab
+die() { echo "$prog: $*" >&2; exit 2; }
+
+summary()	# DIR: one line per table from DIR/tables.txt and DIR/raw
+{
+	python3 - "$1" <<'PYEOF'
+import glob, json, os, sys
+
+d = sys.argv[1]
+try:
+    tables = [l.rstrip("\n").split(" ", 1)
+              for l in open(os.path.join(d, "tables.txt")) if l.strip()]
+except OSError as e:
+    sys.exit("stagger-ab: %s: no tables.txt (%s)" % (d, e.strerror))
+bad = 0
+for n, name in tables:
+    js = []
+    files = glob.glob(os.path.join(d, "raw", "%s-r*.json" % n))
+    for f in sorted(files, key=lambda f: int(f.rsplit("-r", 1)[1][:-5])):
+        try:
+            x = [fl["window_mbps"] for fl in json.load(open(f))["flows"]]
+            x = [float(v) for v in x]
+        except (OSError, ValueError, KeyError, TypeError):
+            x = []
+        if len(x) < 2 or min(x) < 0 or not sum(x):
+            print("stagger-ab: %s: no per-flow rates" % f, file=sys.stderr)
+            bad += 1
+            continue
+        js.append(sum(x) ** 2 / len(x) / sum(v * v for v in x))
+    if not js:
+        print("%s: no runs" % name)
+        bad += 1
+        continue
+    s = sorted(js)
+    med = (s[len(s) // 2] + s[(len(s) - 1) // 2]) / 2
+    print("%s: Jain median %.3f, min %.3f, max %.3f over %d runs: %s" %
+          (name, med, s[0], s[-1], len(s), " ".join("%.3f" % v for v in js)))
+sys.exit(1 if bad else 0)
+PYEOF
+}
+
+kernel=6.1 runs=10 profile=aicc out=$top/build/stagger-ab
+if [ "${1:-}" = --summary ]; then
+	[ $# -eq 2 ] || die "usage: stagger-ab.sh --summary DIR"
+	summary "$2"
+	exit
+fi
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel|--runs|--profile|--out)
+		[ $# -ge 2 ] || die "$1 needs a value"
+		case $1 in
+		--kernel) kernel=$2 ;;
+		--runs) runs=$2 ;;
+		--profile) profile=$2 ;;
+		--out) out=$2 ;;
+		esac
+		shift 2 ;;
+	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option '$1'" ;;
+	*) break ;;
+	esac
+done
+case $runs in ''|*[!0-9]*|0) die "bad --runs '$runs' (1 or more)" ;; esac
+case $profile in aicc|aicc_lat|aicc_bulk) ;; *) die "unknown profile '$profile'" ;; esac
+[ $# -ge 1 ] || die "no profile file given"
+for f in "$@"; do
+	[ -r "$f" ] || die "$f: cannot read"
+	grep -q "^$profile\." "$f" || die "$f: no $profile knobs in it"
+done
+[ -x "$top/build/aicc" ] || die "no build/aicc (make tools)"
+for f in "$@"; do
+	err=$("$top/build/aicc" profile load -n "$f" 2>&1) ||
+		die "$(echo "$err" | head -1)"
+done
+
+rm -rf "$out"
+mkdir -p "$out/raw" || die "cannot create $out"
+n=0
+for f in "$@"; do
+	n=$((n + 1))
+	cp "$f" "$out/t$n.conf"
+	echo "t$n $f" >> "$out/tables.txt"
+done
+lock=${AICC_VM_LOCK:-/tmp/aicc-vm.lock}
+bash "$top/tools/vm/deps-if-needed.sh" "$kernel" || exit 2
+echo "$prog: $n table(s) x $runs run(s) on $kernel (about $((n * runs * 15 / 60 + 1)) min)"
+flock "$lock" "$top/tools/vm/aicc-vm" --kernel "$kernel" --quiet \
+	--timeout $((n * runs * 60 + 300)) --out "$out" -- \
+	bash tools/bench/stagger-ab-guest.sh "$n" "$runs" "$profile" ||
+	{ echo "$prog: the VM run failed; console: $out/console.log" >&2; exit 1; }
+summary "$out" | tee "$out/summary.txt"
