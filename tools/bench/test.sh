@@ -279,13 +279,12 @@ printf 't1 one.conf\nt2 two.conf\n' > "$ab/tables.txt"
 python3 - "$ab/raw" <<'EOF2'
 import json, os, sys
 
-# t1: equal shares, then 6/2/2/... ; t2: three runs, one of them 8/4/4/4
-runs = {"t1": [[5, 5, 5, 5], [6, 2, 6, 2]],
-        "t2": [[5, 5, 5, 5], [8, 4, 4, 4], [4, 5, 5, 6]]}
+# aiccgen's index per run, in the order of the runs: t1 two, t2 three
+runs = {"t1": [1.0, 0.8], "t2": [1.0, 0.8928571, 0.9803922]}
 for t, rs in runs.items():
-    for i, r in enumerate(rs):
+    for i, j in enumerate(rs):
         with open(os.path.join(sys.argv[1], "%s-r%d.json" % (t, i + 1)), "w") as f:
-            json.dump({"flows": [{"window_mbps": v} for v in r]}, f)
+            json.dump({"mode": "bulk", "fairness": {"jain": j}}, f)
 EOF2
 out=$(bash "$dir/stagger-ab.sh" --summary "$ab")
 echo "$out" | grep -qx 'one.conf: Jain median 0.900, min 0.800, max 1.000 over 2 runs: 1.000 0.800' &&
