@@ -539,7 +539,7 @@ static void seed_init(struct sim *s, struct flow *f)
  * Four staggered flows: a connection opened when its flow joins measures
  * the others' queue in its handshake; with --preconnect every handshake
  * happened at time 0, on empty queues, as the bench's persistent
- * connections' did (traced in the VM: 0.1-0.6 ms of queue).
+ * connections' did (traced in the VM: 0.06-0.56 ms of queue).
  */
 static void test_preconnect(void)
 {
