@@ -8,9 +8,10 @@
 # them into tables and plots (tools/bench/report.py), because python is
 # slow to start under emulation.
 #
-# Testbed: selftests/lib/topo.sh with 8 sender namespaces, a 20 Mbit/s htb
-# bottleneck with RED step ECN marking at 30 KB in a 400 KB buffer, 5 ms of
-# netem delay on the ACK path and fq on every sender.  One aiccgen server
+# Testbed (tools/bench/testbed.sh): selftests/lib/topo.sh with 8 sender
+# namespaces, a 20 Mbit/s htb bottleneck with RED step ECN marking at 30 KB
+# in a 400 KB buffer, 5 ms of netem delay on the ACK path and fq on every
+# sender.  One aiccgen server
 # per algorithm, its listener using that algorithm (ECN negotiation depends
 # on the listener's algorithm).
 #
@@ -60,12 +61,14 @@ else
 	scenarios="bulk stagger incast rpc deep"
 	BULK_SECS=8 RPC_SECS=6 ITERS=10
 fi
-STAGGER_SECS=10 STAGGER_MS=1000
-RATE_MBIT=20 DELAY_MS=5 ECN_K=30000 DEEP_LIMIT=1000000
+DEEP_LIMIT=1000000
 INCAST_CONNS=16 INCAST_SIZE=32K INCAST_GAP=200
 RPC_RATE=200
 
 . selftests/lib/topo.sh
+# the path, the stagger scenario: shared with stagger-ab-guest.sh
+# shellcheck source=tools/bench/testbed.sh
+. tools/bench/testbed.sh
 
 rel=$(uname -r)
 gen=$TOPO_AICCGEN
@@ -81,9 +84,7 @@ for a in $algos; do
 		{ echo "bench: congestion control '$a' not available" >&2; exit 1; }
 done
 
-TOPO_SENDERS=8 TOPO_RATE=${RATE_MBIT}mbit TOPO_DELAY=${DELAY_MS}ms
-TOPO_AQM=red TOPO_ECN_K=$ECN_K TOPO_LIMIT=400000 TOPO_SENDER_QDISC=fq
-topo_setup || { echo "bench: topology setup failed" >&2; exit 1; }
+testbed_setup 8 || { echo "bench: topology setup failed" >&2; exit 1; }
 
 declare -A port
 p=6100
@@ -92,16 +93,6 @@ for a in $algos; do
 	port[$a]=$p
 	topo_gen_server "$p" --cc "$a" || exit 1
 done
-snd_list()	# N: the first N sender namespaces, comma-separated
-{
-	local i s=
-
-	for ((i = 1; i <= $1; i++)); do
-		s=$s${s:+,}${TOPO_NS_SND[i]}
-	done
-	echo "$s"
-}
-
 # Bottleneck backlog samples: one long-lived tc reading "qdisc show"
 # commands from a pipe every 20 ms (a fork per sample would load the
 # emulated CPUs).  Stopped through a flag file so that tc exits normally
@@ -156,7 +147,7 @@ leaf()	# red|deep: the bottleneck's leaf qdisc
 			bfifo limit "$DEEP_LIMIT"
 	else
 		topo_rtr tc qdisc replace dev r0 parent 1:10 handle 10: \
-			red limit 400000 min "$ECN_K" max $((ECN_K + 1)) avpkt 1500 \
+			red limit "$QUEUE_LIMIT" min "$ECN_K" max $((ECN_K + 1)) avpkt 1500 \
 			burst $((ECN_K / 1500 + 1)) probability 1.0 \
 			bandwidth "${RATE_MBIT}mbit" ecn
 	fi
@@ -210,10 +201,8 @@ for ((rep = 1; rep <= reps; rep++)); do
 					-t "$BULK_SECS" --interval 500
 				;;
 			stagger)
-				run "$sc" "$a" "$rep" "$gen" bulk -j -c "$TOPO_RCV_ADDR" \
-					-p "$pt" --netns "$(snd_list 4)" --cc "$a" -n 4 \
-					-t "$STAGGER_SECS" --stagger "$STAGGER_MS" --leave \
-					--interval 250
+				testbed_stagger "$pt" "$a"
+				run "$sc" "$a" "$rep" "${STAGGER_CMD[@]}"
 				;;
 			incast)
 				run "$sc" "$a" "$rep" "$gen" incast -j -c "$TOPO_RCV_ADDR" \

@@ -14,12 +14,13 @@
 #
 # Each FILE is an aicc profile file (aicc-tune -o, aicc profile save).  In
 # one VM boot, run by run, every table is loaded with 'aicc profile load'
-# and the stagger scenario of tools/bench/guest.sh runs once for it: four
-# flows of profile P (default aicc) from four sender namespaces, joining
-# 1 s apart and leaving, 10 s, 20 Mbit/s, RED ECN at 30 KB.  The summary
-# (also --summary on a finished DIR) gives each table's Jain per run and
-# its median, minimum and maximum.  Results in DIR (build/stagger-ab):
-# raw/<n>-r<run>.json (aiccgen), tables.txt, summary.txt.
+# and the stagger scenario of make bench (tools/bench/testbed.sh) runs
+# once for it: four flows of profile P (default aicc) from four sender
+# namespaces, joining 1 s apart and leaving, 10 s, 20 Mbit/s, RED ECN at
+# 30 KB.  The summary (also --summary on a finished DIR) gives each
+# table's Jain per run and its median, minimum and maximum.  Results in
+# DIR (build/stagger-ab): raw/<n>-r<run>.json (aiccgen), tables.txt,
+# summary.txt.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prog=stagger-ab
