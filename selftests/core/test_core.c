@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,6 +272,55 @@ KTAP_CASE(defaults_in_range_and_derived)
 		ktap_expect(p.pacing_min == (u64)knob[AICC_K_PACING_MIN] * 125,
 			    "pacing_min bytes/s");
 	}
+}
+
+/*
+ * Each knob's Documentation/ABI entry ends with the shipped defaults,
+ * "Defaults: aicc A; aicc_lat B; aicc_bulk C.", which must be the table
+ * in module/core/aicc_defaults.h (a new tuning run changes both).
+ */
+KTAP_CASE(abi_doc_defaults_are_the_shipped_table)
+{
+	static const char doc[] = "Documentation/ABI/testing/sysfs-kernel-aicc";
+	FILE *f = fopen(doc, "r");
+	char line[512], what[128] = "";
+	unsigned int found = 0, prof, id;
+	u32 knob[AICC_NR_PROFILES][AICC_NR_KNOBS];
+
+	if (!f) {
+		ktap_expect(false, "%s: cannot open (run from the top)", doc);
+		return;
+	}
+	for (prof = 0; prof < AICC_NR_PROFILES; prof++)
+		aicc_params_defaults(knob[prof], prof);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int v[AICC_NR_PROFILES];
+
+		if (sscanf(line, "What: /sys/kernel/aicc/<profile>/%127s",
+			   what) == 1)
+			continue;
+		if (sscanf(line, " Defaults: aicc %u; aicc_lat %u; aicc_bulk %u.",
+			   &v[0], &v[1], &v[2]) != 3)
+			continue;
+		for (id = 0; id < AICC_NR_KNOBS; id++)
+			if (!strcmp(aicc_knob_desc[id].name, what))
+				break;
+		if (id == AICC_NR_KNOBS) {
+			ktap_expect(false, "Defaults line for '%s', no knob",
+				    what);
+			continue;
+		}
+		found |= 1U << id;
+		for (prof = 0; prof < AICC_NR_PROFILES; prof++)
+			ktap_expect(v[prof] == knob[prof][id],
+				    "%s: %s.%s documented %u, shipped %u", doc,
+				    aicc_profile_desc[prof].name, what, v[prof],
+				    knob[prof][id]);
+	}
+	fclose(f);
+	for (id = 0; id < AICC_NR_KNOBS; id++)
+		ktap_expect(found & (1U << id), "%s: no Defaults line for %s",
+			    doc, aicc_knob_desc[id].name);
 }
 
 /* ---------------------------------------------------------------- */

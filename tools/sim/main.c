@@ -47,6 +47,13 @@ static const char usage[] =
 "  --no-idle-restart  reno/dctcp: keep cwnd across idle periods\n"
 "  --preconnect       open every connection at time 0, its handshake on\n"
 "                     empty queues; late flows only start sending later\n"
+"  --stagger-ms S     stagger: flows join S ms apart and leave in reverse\n"
+"                     order S ms apart, measured over the whole interval\n"
+"                     where all are active (aiccgen bulk --stagger S\n"
+"                     --leave); default: time / (2 flows) apart, measured\n"
+"                     over the second half of that interval\n"
+"  --connect-jitter-us U  each connection's handshake RTT up to U us too\n"
+"                     high (per flow and seed): host delays at connect\n"
 "  --ts-tick-us U     TCP timestamp clock tick: 1000 (ms, a stock kernel;\n"
 "                     default), 1 (tcp_usec_ts), 0 (no timestamps)\n"
 "  --trace-us U       print per-flow state every U us to stderr\n"
@@ -58,7 +65,7 @@ enum {
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
 	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
-	O_TS_TICK, O_PRECONN,
+	O_TS_TICK, O_PRECONN, O_STAGGER, O_CJIT,
 };
 
 static const struct option opts[] = {
@@ -92,6 +99,8 @@ static const struct option opts[] = {
 	{ "no-idle-restart", no_argument, NULL, O_NOIDLE },
 	{ "preconnect", no_argument, NULL, O_PRECONN },
 	{ "ts-tick-us", required_argument, NULL, O_TS_TICK },
+	{ "stagger-ms", required_argument, NULL, O_STAGGER },
+	{ "connect-jitter-us", required_argument, NULL, O_CJIT },
 	{ "trace-us", required_argument, NULL, O_TRACE },
 	{ "trace-flows", required_argument, NULL, O_TRACE_N },
 	{ "json", no_argument, NULL, 'j' },
@@ -414,6 +423,12 @@ int main(int argc, char **argv)
 			break;
 		case O_PRECONN:
 			c.preconnect = true;
+			break;
+		case O_STAGGER:
+			c.stagger_ms = unum(o, optarg);
+			break;
+		case O_CJIT:
+			c.connect_jitter_us = unum(o, optarg);
 			break;
 		case O_TS_TICK:
 			c.ts_tick_us = unum(o, optarg);

@@ -1169,7 +1169,11 @@ static int flows_setup(struct sim *s)
 		f->path_rtt_ps = one_way +
 			ser_ps((u64)s->data_wire + SIM_ACK_WIRE,
 			       s->hosts[0].nic_rate) * f->nhops[0];
-		f->srtt_ps = f->path_rtt_ps;
+		if (c->connect_jitter_us)
+			f->hs_extra_ps = (u64)((double)(sim_hash64(h ^
+				0x5bd1e995ULL) >> 11) / 9007199254740992.0 *
+				c->connect_jitter_us * PS_PER_US);
+		f->srtt_ps = f->path_rtt_ps + f->hs_extra_ps;
 		f->rttvar_ps = f->srtt_ps / 2;
 		f->ideal_hop_ps = f->nhops[0] * s->ports[f->src].prop_ps +
 			(f->nhops[0] - 1) * ser_ps(s->data_wire,
@@ -1201,7 +1205,8 @@ static void schedule_workload(struct sim *s)
 		s->first_leave = T;
 		break;
 	case SIM_SC_STAGGER: {
-		u64 step = T / (2 * N);
+		u64 step = s->c->stagger_ms > 0 ?
+			(u64)(s->c->stagger_ms * 1e9) : T / (2 * N);
 
 		for (i = 0; i < N; i++) {
 			struct flow *f = &s->flows[i];
@@ -1429,7 +1434,7 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 		f->active = true;
 		if (s->now && !s->c->preconnect) {
 			/* a late connection: its handshake sees the queues */
-			f->srtt_ps = handshake_rtt(s, f);
+			f->srtt_ps = handshake_rtt(s, f) + f->hs_extra_ps;
 			f->rttvar_ps = f->srtt_ps / 2;
 			s->ops->init(s, f);
 		}
@@ -1666,6 +1671,17 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 	if (c->ts_tick_us > 1000000)
 		BAD("timestamp tick %u us out of range [0, 1000000]",
 		    c->ts_tick_us);
+	if (c->connect_jitter_us > 1000000)
+		BAD("connect jitter %u us out of range [0, 1000000]",
+		    c->connect_jitter_us);
+	if (c->stagger_ms != 0 && c->scenario != SIM_SC_STAGGER)
+		BAD("a stagger step is for the stagger scenario only");
+	if (c->scenario == SIM_SC_STAGGER &&
+	    (c->stagger_ms < 0 || c->stagger_ms > 60000 ||
+	     2.0 * (c->flows - 1) * c->stagger_ms >= c->time_ms))
+		BAD("stagger %g ms: %u flows joining and leaving need %g ms",
+		    c->stagger_ms, c->flows,
+		    2.0 * (c->flows - 1) * c->stagger_ms);
 	if (c->scenario == SIM_SC_RPC && c->bulk_flows > 1024)
 		BAD("bulk flows %u out of range", c->bulk_flows);
 	for (i = 0; i < AICC_NR_PROFILES; i++)
@@ -1727,8 +1743,12 @@ int sim_run(const struct sim_config *cin, struct sim_result *r)
 	s.conv_bad_end = -1;
 	schedule_workload(&s);
 	if (c.scenario == SIM_SC_STAGGER && c.warmup_ms < 0) {
-		/* second half of the interval where every flow is active */
-		s.w0 = (s.last_join + s.first_leave) / 2;
+		/*
+		 * the second half of the interval where every flow is
+		 * active; with a given stagger all of it, as aiccgen's
+		 */
+		s.w0 = c.stagger_ms > 0 ? s.last_join :
+			(s.last_join + s.first_leave) / 2;
 		s.w1 = s.first_leave;
 	}
 	if (c.trace && c.trace_us)

@@ -90,6 +90,20 @@ struct sim_config {
 	 * handshake's RTT of the empty path instead of the queue it joins
 	 */
 	bool preconnect;
+	/*
+	 * stagger: flows join this far apart and leave in reverse order as
+	 * far apart, measured over the whole interval where all are active
+	 * (aiccgen bulk --stagger --leave); 0: time_ms / (2 flows) apart,
+	 * measured over the second half of that interval
+	 */
+	double stagger_ms;
+	/*
+	 * each connection's handshake RTT is up to this much too high
+	 * (uniform, per flow and seed): host delays while connecting, which
+	 * the base RTT keeps when no later sample is lower (the VM bench's
+	 * flows: 0.06-0.56 ms above the path's)
+	 */
+	u32 connect_jitter_us;
 	/* debugging: every trace_us, one line per flow (up to trace_flows) */
 	void *trace;		/* FILE *, NULL: off */
 	u32 trace_us;

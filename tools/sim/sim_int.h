@@ -220,6 +220,7 @@ struct flow {
 	u64 start_ps, stop_ps;
 	u64 ideal_hop_ps;	/* one-way propagation + store-and-forward */
 	u64 path_rtt_ps;	/* unloaded RTT: propagation + serialisation */
+	u64 hs_extra_ps;	/* host delay in its handshake (connect_jitter_us) */
 };
 
 struct host {

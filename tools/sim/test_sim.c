@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	23
+#define NR_TESTS	25
 
 static void report(bool ok, const char *name)
 {
@@ -575,6 +575,113 @@ static void test_preconnect(void)
 	report(ok, "preconnect_handshakes_on_empty_queues");
 }
 
+/* first and last ACK per flow, and the measurement window */
+static u64 ack_first[8], ack_last[8], win[2];
+
+static void span_ack(struct sim *s, struct flow *f,
+		     const struct aicc_sample *smp)
+{
+	if (f->id < 8) {
+		if (!ack_first[f->id])
+			ack_first[f->id] = s->now;
+		ack_last[f->id] = s->now;
+	}
+	win[0] = s->w0;
+	win[1] = s->w1;
+	sim_cc_aicc.on_ack(s, f, smp);
+}
+
+/*
+ * --stagger-ms: aiccgen bulk --stagger S --leave's schedule (flow i sends
+ * from i * S to T - i * S) and window (the whole interval where all four
+ * are active: 3 to 7 s of 10); a schedule that leaves no such interval,
+ * or a step for another scenario, is refused.
+ */
+static void test_stagger_step(void)
+{
+	struct sim_cc_ops ops = sim_cc_aicc;
+	struct sim_config c;
+	struct sim_result r;
+	const u64 ms = 1000000000ULL;
+	bool ok;
+	int i;
+
+	ops.on_ack = span_ack;
+	setup(&c, SIM_SC_STAGGER, SIM_CC_AICC, 4, 10000,
+	      &(struct over){ .buffer_kb = 390, .ecn_kb = 29,
+			      .min_rto_us = 200000, .cc_ops = &ops });
+	c.rate_gbit = 0.02;
+	c.rtt_us = 5200;
+	c.preconnect = true;
+	c.stagger_ms = 1000;
+	ok = !run(&c, &r, "stagger 4, 1000 ms apart");
+	for (i = 0; i < 4 && ok; i++) {
+		diag("flow %d: ACKs from %.1f to %.1f ms", i,
+		     (double)ack_first[i] / ms, (double)ack_last[i] / ms);
+		/* the first ACK one RTT after the join, the last by the leave */
+		ok = ack_first[i] > i * 1000 * ms &&
+		     ack_first[i] < (i * 1000 + 20) * ms &&
+		     (i == 0 || (ack_last[i] > (10000 - i * 1000 - 20) * ms &&
+				 ack_last[i] < (10000 - i * 1000 + 20) * ms));
+	}
+	ok = ok && win[0] == 3000 * ms && win[1] == 7000 * ms &&
+		r.util > 0.9 && r.jain > 0;
+	c.stagger_ms = 1700;	/* 2 * 3 * 1.7 s > 10 s */
+	ok = ok && sim_run(&c, &r) && strstr(r.err, "stagger");
+	c.stagger_ms = 1000;
+	c.scenario = SIM_SC_INCAST;
+	ok = ok && sim_run(&c, &r) && strstr(r.err, "stagger");
+	report(ok, "stagger_step_is_aiccgens_schedule_and_window");
+}
+
+/*
+ * --connect-jitter-us: every handshake RTT (which seeds aicc's base RTT)
+ * up to that much above the path's, different per flow, the same for
+ * the same seed, none without it.
+ */
+static void test_connect_jitter(void)
+{
+	struct sim_cc_ops ops = sim_cc_aicc;
+	struct sim_config c;
+	struct sim_result r;
+	u64 j1[4], path = 0;
+	bool ok = true, differ = false;
+	int k, i;
+
+	ops.init = seed_init;
+	for (k = 0; k < 3 && ok; k++) {
+		setup(&c, SIM_SC_STAGGER, SIM_CC_AICC, 4, 2000,
+		      &(struct over){ .buffer_kb = 390, .ecn_kb = 29,
+				      .min_rto_us = 200000,
+				      .cc_ops = &ops });
+		c.rate_gbit = 0.02;
+		c.rtt_us = 5200;
+		c.preconnect = true;
+		c.connect_jitter_us = k == 2 ? 0 : 500;
+		memset(seed_rtt, 0, sizeof(seed_rtt));
+		ok = !run(&c, &r, k == 2 ? "stagger 4, no connect jitter" :
+			  "stagger 4, connect jitter 500 us");
+		for (i = 0; i < 4 && ok; i++) {
+			if (k == 0)
+				j1[i] = seed_rtt[i];
+			else if (k == 1)
+				ok = seed_rtt[i] == j1[i];
+			else
+				path = seed_rtt[i];
+			if (k == 0 && i && seed_rtt[i] != seed_rtt[0])
+				differ = true;
+		}
+		if (k == 0)
+			diag("handshakes: %.3f %.3f %.3f %.3f ms",
+			     j1[0] / 1e9, j1[1] / 1e9, j1[2] / 1e9,
+			     j1[3] / 1e9);
+	}
+	for (i = 0; i < 4 && ok; i++)
+		ok = j1[i] >= path && j1[i] < path + 500 * 1000000ULL;
+	ok = ok && differ && seed_rtt[0] == path && path > 5000000000ULL;
+	report(ok, "connect_jitter_raises_each_handshake_rtt_by_a_seeded_draw");
+}
+
 int main(void)
 {
 	printf("TAP version 13\n1..%d\n", NR_TESTS);
@@ -588,6 +695,8 @@ int main(void)
 	test_delack();
 	test_rto();
 	test_preconnect();
+	test_stagger_step();
+	test_connect_jitter();
 	test_line_rate(SIM_CC_RENO, "reno_single_flow_line_rate");
 	test_line_rate(SIM_CC_DCTCP, "dctcp_single_flow_line_rate");
 	test_dctcp_queue();

@@ -62,12 +62,17 @@ check-tune: $(BUILD)/aicc-tune-test $(BUILD)/aicc-tune $(BUILD)/aicc \
 
 # The recorded run.  Budget per profile: TUNE_GENS generations of
 # TUNE_LAMBDA candidates on the default fabric (100 Gbit/s, 10 us, star,
-# 1 MB buffers, ECN at 100 KB, fan-in 32), seed 1, from the hand-set
-# table in tools/tune/start.conf (not from the shipped defaults, which
-# are this run's result: the run must reproduce them).
+# 1 MB buffers, ECN at 100 KB, fan-in 32), seed 1, refining (at step
+# TUNE_SIGMA) the tables in tools/tune/refine-start.conf, the recorded
+# run before this one, not the shipped defaults: those are this run's
+# result, and the run must reproduce them.  --held-out-gate keeps a
+# profile's start where the refinement does not do better on the
+# held-out set.  The first recorded run, from the hand-set table
+# (tools/tune/start.conf), is in tools/tune/results/run-6632ba4/.
 TUNE_GENS ?= 60
 TUNE_LAMBDA ?= 12
 TUNE_SEED ?= 1
+TUNE_SIGMA ?= 0.1
 TUNE_PROFILES := aicc aicc_lat aicc_bulk
 ifeq ($(QUICK),1)
 TUNE_OUT := $(BUILD)/tune-quick
@@ -77,8 +82,9 @@ TUNE_SRC_TEXT := aicc-tune smoke run (make tune QUICK=1)
 else
 TUNE_OUT := tools/tune/results
 TUNE_ARGS := --generations $(TUNE_GENS) --lambda $(TUNE_LAMBDA) \
-	     --seed $(TUNE_SEED) --start tools/tune/start.conf
-TUNE_SRC_TEXT := aicc-tune: make tune, $(TUNE_GENS) generations x $(TUNE_LAMBDA), seed $(TUNE_SEED)
+	     --seed $(TUNE_SEED) --sigma $(TUNE_SIGMA) --held-out-gate \
+	     --start tools/tune/refine-start.conf
+TUNE_SRC_TEXT := aicc-tune: make tune, refine-start.conf refined, $(TUNE_GENS) generations x $(TUNE_LAMBDA), sigma $(TUNE_SIGMA), seed $(TUNE_SEED)
 endif
 
 # The log names the core it tuned: the last commit touching module/core,
@@ -102,9 +108,10 @@ tune: $(BUILD)/aicc-tune
 	@echo "  TUNE    $(TUNE_OUT)/defaults.h (review, then copy to module/core/aicc_defaults.h)"
 	@$(MAKE) -s tune-scales QUICK=$(QUICK)
 
-# The tuned files on other fabrics than the one they were tuned for (no
-# search): tuned vs defaults vs DCTCP vs Swift, into scales.log.
-TUNE_SCALES := "--rate-gbit 400 --rtt-us 5" \
+# The tuned files on their own fabric (the empty set of options) and on
+# others than the one they were tuned for (no search): tuned vs the
+# hand-set table vs DCTCP vs Swift, into scales.log.
+TUNE_SCALES := "" "--rate-gbit 400 --rtt-us 5" \
 	"--rate-gbit 25 --rtt-us 20 --buffer-kb 512 --ecn-kb 32" \
 	"--hops 4 --fan-in 64"
 

@@ -95,6 +95,32 @@ refuses() {
 	[ ! -e "$TMP/bad.conf" ] || fail "$*: wrote output"
 }
 
+# --held-out-gate: with no generation the search has only its start, which
+# is not better than itself, so the start is written back; from a bad
+# start two generations do better on the held-out set and their table is
+# written.  The log says which.
+held_out_gate() {
+	local start tuned
+	"$TUNE" $SMALL --generations 0 --held-out-gate --start "$TMP/start.conf" \
+		-o "$TMP/g0.conf" --log "$TMP/g0.log" >/dev/null 2>"$TMP/err" ||
+		fail "$(cat "$TMP/err")" || return 1
+	grep -q '^held-out gate: .*the result is the start' "$TMP/g0.log" ||
+		fail "gen 0: the log does not keep the start" || return 1
+	grep -q 'held-out .* (not better: the start kept)' "$TMP/g0.conf" ||
+		fail "gen 0: the file's header does not say so" || return 1
+	start=$(awk '$1 == "aicc_lat.target" { print $3 }' "$TMP/g0.conf")
+	[ "$start" = 400 ] ||
+		fail "gen 0: target $start, not the start's 400" || return 1
+	"$TUNE" $SMALL --generations 2 --held-out-gate --start "$TMP/start.conf" \
+		-o "$TMP/g2.conf" --log "$TMP/g2.log" >/dev/null 2>"$TMP/err" ||
+		fail "$(cat "$TMP/err")" || return 1
+	grep -q '^held-out gate: .*the result is the tuned table' "$TMP/g2.log" ||
+		fail "gen 2: the log does not take the tuned table" || return 1
+	tuned=$(awk '$1 == "aicc_lat.target" { print $3 }' "$TMP/g2.conf")
+	[ -n "$tuned" ] && [ "$tuned" != 400 ] ||
+		fail "gen 2: target '$tuned', the start's written"
+}
+
 bad_input_refused() {
 	printf 'incast = x\n' > "$TMP/mix.conf"
 	printf 'aicc.target = 99999\n' > "$TMP/badstart.conf"
@@ -109,6 +135,8 @@ bad_input_refused() {
 	refuses 2 --roce --draws 2 &&
 	refuses 2 --roce --case-seed 7 &&
 	refuses 2 --profile aicc --generations x &&
+	refuses 2 --profile aicc --held-out-gate --eval "$TMP/p.conf" &&
+	refuses 2 --roce --held-out-gate &&
 	refuses 2 &&
 	refuses 1 --profile aicc --workload "$TMP/nonexistent" &&
 	refuses 1 --profile aicc --workload "$TMP/mix.conf" &&
@@ -116,10 +144,11 @@ bad_input_refused() {
 }
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 t tune_writes_profile tune_writes_profile
 t aicc_tool_loads_tuned_profile tool_loads_profile
 t defaults_h_compiles_with_file_values defaults_h_compiles
 t same_seed_same_profile same_seed_same_file
+t held_out_gate_keeps_the_start_unless_better held_out_gate
 t bad_input_refused_one_line bad_input_refused
 t_done

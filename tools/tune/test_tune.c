@@ -575,29 +575,34 @@ KTAP_CASE(draws_repeat_training_cases_at_other_seeds)
 }
 
 /* The last case of @kind in @set whose RTT is above (or at most) @rtt_us. */
-static int find_case(const struct tune_set *set, int kind, bool slow,
-		     double rtt_us)
+/* The path a case runs on, from its name: the fabric's or a testbed's. */
+enum { PATH_FABRIC, PATH_TESTBED };
+
+static int case_path(const struct tune_case *tc)
+{
+	return strstr(tc->name, " testbed") ? PATH_TESTBED : PATH_FABRIC;
+}
+
+/* The last case of @kind on @path in @set, -1 if none. */
+static int find_case(const struct tune_set *set, int kind, int path)
 {
 	int i, at = -1;
 
-	for (i = 0; i < set->n; i++) {
-		bool above = set->c[i].cfg.rtt_us > rtt_us;
-
-		if (set->c[i].kind == kind && above == slow)
+	for (i = 0; i < set->n; i++)
+		if (set->c[i].kind == kind && case_path(&set->c[i]) == path)
 			at = i;
-	}
 	return at;
 }
 
 /* @one: the aicc training set's case of find_case(); false if none. */
 static bool aicc_case(struct tune_set *one, struct tune_set *set,
 		      const struct tune_fabric *fb,
-		      const struct tune_mix *mx, int kind, bool slow)
+		      const struct tune_mix *mx, int kind, int path)
 {
 	int at;
 
 	build_set(set, AICC_PROF_COLL, fb, mx, false, false);
-	at = find_case(set, kind, slow, fb->rtt_us * 100);
+	at = find_case(set, kind, path);
 	if (at < 0)
 		return false;
 	*one = *set;
@@ -624,11 +629,11 @@ KTAP_CASE(start_case_charges_the_start_up_peak)
 	mix_defaults(&mx);
 	for (p = 0; p < AICC_NR_PROFILES; p++) {
 		build_set(&set, p, &fb, &mx, false, false);
-		at = find_case(&set, TK_START, false, fb.rtt_us * 100);
+		at = find_case(&set, TK_START, PATH_FABRIC);
 		ok &= at >= 0 && set.c[at].cfg.warmup_ms == 0 &&
 			set.c[at].cfg.flows == 2;
 	}
-	if (!aicc_case(&one, &set, &fb, &mx, TK_START, false)) {
+	if (!aicc_case(&one, &set, &fb, &mx, TK_START, PATH_FABRIC)) {
 		ktap_expect(false, "no start case in the aicc training set");
 		return;
 	}
@@ -645,19 +650,22 @@ KTAP_CASE(start_case_charges_the_start_up_peak)
 }
 
 /*
- * Every set has a stagger case on a testbed-like path (1/5000 of the rate,
- * 1000 times the RTT, buffer and ECN threshold scaled to its BDP), with
- * the bench's persistent connections (every handshake at time 0), and it
- * ranks two tables the way make bench did: how flows with windows of a
- * few packets share the link, which the fabric cases cannot see.
+ * Every set has the bench's stagger scenario on the VM testbed's path
+ * (tools/bench/testbed.sh), whatever the fabric, with the bench's
+ * persistent connections (every handshake at time 0) and aiccgen's
+ * schedule and window, and it ranks tables the way the bench did: how
+ * flows with windows of a few packets share the link, which the fabric
+ * cases cannot see.
  */
-KTAP_CASE(testbed_stagger_case_ranks_tables_as_the_testbed)
+KTAP_CASE(testbed_stagger_case_is_the_bench)
 {
 	/*
-	 * The table make tune shipped at 6c1e448 (the full flow-scaling
-	 * range, 0.75 base RTTs, up to 10 packets): four staggered flows
-	 * from four hosts at Jain 0.81 in make bench.  The one of 6632ba4:
-	 * 0.88-0.98 (median 0.95) there, 0.92-0.99 in later benches.
+	 * Medians of ten stagger-ab runs on the core of 42e1536 (6.1):
+	 * the table make tune shipped at 6c1e448 (the full flow-scaling
+	 * range, 0.75 base RTTs, up to 10 packets) 0.869; the weight2
+	 * variant of 2 December 2026 (rerun-d59efd5/weight2/aicc.conf)
+	 * 0.948, which the case of the path scaled from the fabric ranked
+	 * first; the one of 6632ba4 (shipped since) 0.958-0.978.
 	 */
 	static const u32 t6c1e448[AICC_NR_KNOBS] = {
 		49, 1, 50000, 749, 10000, 36, 1480, 0, 472, 277, 52, 806,
@@ -667,46 +675,72 @@ KTAP_CASE(testbed_stagger_case_ranks_tables_as_the_testbed)
 		65, 1, 50000, 943, 7782, 33, 2000, 10, 909, 170, 34, 844,
 		235, 1000, 2410, 100, 0, 1000, 10000, 10000, 1,
 	};
-	static struct tune_set set, one;
+	static struct tune_set set, tb;
 	struct tune_fabric fb;
 	struct tune_mix mx;
 	struct tune_eval bad, good;
+	double jbad = 0, jgood = 0;
 	bool ok = true;
-	int p, h, at;
+	int p, h, i, n;
 
 	fabric_defaults(&fb);
+	fb.rate_gbit = 400;	/* the case does not follow the fabric */
+	fb.rtt_us = 3;
+	fb.ts_tick_us = 1;
 	mix_defaults(&mx);
 	for (p = 0; p < AICC_NR_PROFILES; p++) {
 		for (h = 0; h < 2; h++) {
-			const struct sim_config *c;
-
 			build_set(&set, p, &fb, &mx, h, false);
-			at = find_case(&set, TK_STAGGER, true, fb.rtt_us * 100);
-			if (at < 0) {
-				diag("profile %d %s: no testbed stagger case",
-				     p, h ? "held-out" : "training");
-				ok = false;
-				continue;
+			for (i = n = 0; i < set.n; i++) {
+				const struct sim_config *c = &set.c[i].cfg;
+
+				if (case_path(&set.c[i]) != PATH_TESTBED)
+					continue;
+				n++;
+				ok &= set.c[i].kind == TK_STAGGER &&
+				      fabs(set.c[i].weight * 4 - 1) < 1e-9 &&
+				      fabs(c->rate_gbit - 0.02) < 1e-9 &&
+				      fabs(c->rtt_us - 5200) < 1e-9 &&
+				      c->buffer_kb == 390 && c->ecn_kb == 29 &&
+				      c->min_rto_us == 200000 &&
+				      c->ts_tick_us == 1000 && c->preconnect &&
+				      c->connect_jitter_us == 500 &&
+				      c->flows == (h ? 6 : 4) &&
+				      fabs(c->time_ms - 10000) < 1e-9 &&
+				      fabs(c->stagger_ms * (c->flows - 1) -
+					   3000) < 1e-6;
 			}
-			c = &set.c[at].cfg;
-			ok &= fabs(c->rate_gbit * 5000 - fb.rate_gbit) < 1e-6 &&
-			      fabs(c->rtt_us - fb.rtt_us * 1000) < 1e-6 &&
-			      c->ecn_kb == (u32)(fb.ecn_kb * 0.2) &&
-			      c->preconnect &&
-			      c->time_ms >= c->flows * 50 * c->rtt_us / 1000;
+			if (n != 4) {
+				diag("profile %d %s: %d testbed cases, not 4",
+				     p, h ? "held-out" : "training", n);
+				ok = false;
+			}
 		}
 	}
-	if (!aicc_case(&one, &set, &fb, &mx, TK_STAGGER, true)) {
-		ktap_expect(false, "no testbed stagger case for aicc");
+	/* the four draws of aicc's training case, ranking two tables */
+	fabric_defaults(&fb);
+	build_set(&set, AICC_PROF_COLL, &fb, &mx, false, false);
+	memset(&tb, 0, sizeof(tb));
+	tb.profile = set.profile;
+	memcpy(tb.term_w, set.term_w, sizeof(tb.term_w));
+	for (i = 0; i < set.n; i++)
+		if (case_path(&set.c[i]) == PATH_TESTBED)
+			tb.c[tb.n++] = set.c[i];
+	if (tb.n != 4) {
+		ktap_expect(false, "no testbed stagger cases for aicc");
 		return;
 	}
-	ok &= !evaluate(&one, SIM_CC_AICC, t6c1e448, &bad);
-	ok &= !evaluate(&one, SIM_CC_AICC, t6632ba4, &good);
-	diag("%s: Jain with the table of 6c1e448 %.3f, of 6632ba4 %.3f",
-	     one.c[0].name, bad.jain[0], good.jain[0]);
-	ok &= good.jain[0] > bad.jain[0] + 0.05 &&
-	      fabs(bad.term[0][TT_UNFAIR] - (1 - bad.jain[0])) < 1e-9 &&
-	      bad.term[0][TT_UNFAIR] > good.term[0][TT_UNFAIR];
+	ok &= !evaluate(&tb, SIM_CC_AICC, t6c1e448, &bad);
+	ok &= !evaluate(&tb, SIM_CC_AICC, t6632ba4, &good);
+	for (i = 0; i < tb.n; i++) {
+		diag("%s: Jain with the table of 6c1e448 %.3f, of 6632ba4 %.3f",
+		     tb.c[i].name, bad.jain[i], good.jain[i]);
+		jbad += bad.jain[i] / tb.n;
+		jgood += good.jain[i] / tb.n;
+		ok &= fabs(bad.term[i][TT_UNFAIR] - (1 - bad.jain[i])) < 1e-9;
+	}
+	/* the draws differ: the handshakes' delays decide the sharing */
+	ok &= bad.jain[0] != bad.jain[1] && jgood > jbad + 0.03;
 	ktap_expect(ok, "see above");
 }
 
