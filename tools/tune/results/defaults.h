@@ -14,7 +14,7 @@
 #ifndef _AICC_DEFAULTS_H
 #define _AICC_DEFAULTS_H
 
-#define AICC_DEFAULTS_SOURCE	"aicc-tune: make tune, 60 generations x 12, seed 1"
+#define AICC_DEFAULTS_SOURCE	"aicc-tune: make tune, refine-start.conf refined, 60 generations x 12, sigma 0.1, seed 1"
 
 static const u32 aicc_default_knobs[AICC_NR_PROFILES][AICC_NR_KNOBS] = {
 	[AICC_PROF_COLL] = {
@@ -22,8 +22,8 @@ static const u32 aicc_default_knobs[AICC_NR_PROFILES][AICC_NR_KNOBS] = {
 		1000, 2410, 100, 0, 1000, 10000, 10000, 1,
 	},
 	[AICC_PROF_LAT] = {
-		32, 2, 30000, 921, 10000, 353, 1764, 82, 1000, 689, 191, 694,
-		831, 1000, 1941, 100, 0, 493, 10000, 10000, 1,
+		73, 2, 30000, 459, 10000, 91, 2000, 42, 1000, 649, 236, 636,
+		900, 1000, 2192, 100, 0, 867, 10000, 10000, 1,
 	},
 	[AICC_PROF_BULK] = {
 		67, 1, 20000, 1054, 3524, 4, 794, 2, 466, 467, 14, 1000, 50,
