@@ -52,9 +52,14 @@ u64 rng_next(struct sim_rng *r)
 	return out;
 }
 
+double u64_unit(u64 x)
+{
+	return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+}
+
 double rng_unit(struct sim_rng *r)
 {
-	return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+	return u64_unit(rng_next(r));
 }
 
 /* ---- event heap ---- */

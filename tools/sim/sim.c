@@ -1170,9 +1170,9 @@ static int flows_setup(struct sim *s)
 			ser_ps((u64)s->data_wire + SIM_ACK_WIRE,
 			       s->hosts[0].nic_rate) * f->nhops[0];
 		if (c->connect_jitter_us)
-			f->hs_extra_ps = (u64)((double)(sim_hash64(h ^
-				0x5bd1e995ULL) >> 11) / 9007199254740992.0 *
-				c->connect_jitter_us * PS_PER_US);
+			f->hs_extra_ps = (u64)(u64_unit(sim_hash64(h ^
+				0x5bd1e995ULL)) * c->connect_jitter_us *
+				PS_PER_US);
 		f->srtt_ps = f->path_rtt_ps + f->hs_extra_ps;
 		f->rttvar_ps = f->srtt_ps / 2;
 		f->ideal_hop_ps = f->nhops[0] * s->ports[f->src].prop_ps +

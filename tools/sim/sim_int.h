@@ -30,6 +30,7 @@ struct sim_rng {
 void rng_seed(struct sim_rng *r, u64 seed);
 u64 rng_next(struct sim_rng *r);
 double rng_unit(struct sim_rng *r);	/* [0, 1) */
+double u64_unit(u64 x);			/* x's top 53 bits: [0, 1) */
 u64 sim_hash64(u64 x);
 
 /* ---- event queue: binary heap, ties broken by insertion order ---- */

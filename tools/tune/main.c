@@ -415,6 +415,7 @@ int main(int argc, char **argv)
 	double sigma = 0.2, t0, f_def, best_f, floor_ = -1;
 	u64 seed = 1;
 	bool quick = false, baselines = true, roce = false, gate = false;
+	bool keep_start = false;	/* --held-out-gate found no gain */
 	double held_obj[2] = { 0, 0 };	/* start, tuned */
 	const char *tcp_opt = NULL;	/* an option --roce does not take */
 	u32 def[AICC_NR_KNOBS], best[AICC_NR_KNOBS];
@@ -681,6 +682,7 @@ int main(int argc, char **argv)
 			}
 			held_obj[0] = ev[0].obj;
 			held_obj[1] = ev[1].obj;
+			keep_start = gate && !(ev[1].obj < ev[0].obj);
 			snprintf(header, sizeof(header),
 				 "# aicc profile %s from aicc-tune %s\n"
 				 "%s%s%s"
@@ -690,8 +692,7 @@ int main(int argc, char **argv)
 				 cmdline, note ? "# " : "",
 				 note ? note : "", note ? "\n" : "",
 				 why, ev[0].obj, ev[1].obj,
-				 gate && !(ev[1].obj < ev[0].obj) ?
-				 " (not better: the start kept)" : "");
+				 keep_start ? " (not better: the start kept)" : "");
 		}
 	}
 	out("\n");
@@ -700,14 +701,12 @@ int main(int argc, char **argv)
 	 * if it generalises better.  The held-out set then decides a choice
 	 * of two, and its score is no longer a pure estimate for the result.
 	 */
-	if (gate && !(held_obj[1] < held_obj[0])) {
-		out("held-out gate: tuned %.4f, start %.4f: the result is the start\n\n",
-		    held_obj[1], held_obj[0]);
+	if (gate)
+		out("held-out gate: tuned %.4f, start %.4f: the result is the %s\n\n",
+		    held_obj[1], held_obj[0],
+		    keep_start ? "start" : "tuned table");
+	if (keep_start)
 		memcpy(best, def, sizeof(best));
-	} else if (gate) {
-		out("held-out gate: tuned %.4f, start %.4f: the result is the tuned table\n\n",
-		    held_obj[1], held_obj[0]);
-	}
 	print_knob_diff(def, best);
 	out("\n# %ld evaluations of %d training cases\n", es->evals, train->n);
 	fprintf(stderr, PROG ": %.1f s CPU\n", cpu_s() - t0);
