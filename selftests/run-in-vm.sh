@@ -26,7 +26,7 @@ fi
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-. selftests/lib/ktap.sh
+. selftests/lib/module.sh
 
 res=${AICC_OUT:?}/results
 mkdir -p "$res" || exit 2
@@ -138,11 +138,8 @@ for entry in "${tests[@]}"; do
 		rmmod aicc_roce 2>/dev/null
 	fi
 	if [ -d /sys/module/tcp_aicc ]; then
-		echo "# warning: $name left tcp_aicc loaded; unloading it"
-		for _ in 1 2 3 4 5; do
-			rmmod tcp_aicc 2>/dev/null && break
-			sleep 1
-		done
+		echo "# warning: $name left tcp_aicc loaded ($(mod_busy_info)); unloading it"
+		mod_unload || echo "# warning: tcp_aicc still in use after 30 s: $(mod_busy_info)"
 	fi
 	case $rc in
 	124|137) ktap_fail "$name" "timed out after ${tmo}s" ;;

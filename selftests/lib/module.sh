@@ -20,6 +20,9 @@
 #                                # status is insmod's (call it in the
 #                                # test's own shell, not in $(...))
 #   mod_load_or_skip             # mod_load, the whole test skips if it fails
+#   mod_unload [SECONDS]         # rmmod tcp_aicc, retrying up to SECONDS (30)
+#   mod_busy_info                # prints what holds tcp_aicc: refcount and
+#                                # each profile's open flows
 #
 # At exit (mod_cleanup): processes killed, namespaces deleted, mod_restore,
 # the directory removed, mod_settle seconds of sleep, tcp_aicc unloaded.
@@ -64,14 +67,47 @@ mod_cleanup()
 	fi
 	[ -n "$mod_tmp" ] && rm -rf "$mod_tmp"
 	[ "$mod_settle" != 0 ] && sleep "$mod_settle"
-	rmmod tcp_aicc 2>/dev/null
+	mod_unload 5
+}
+
+mod_busy_info()
+{
+	local p s=""
+
+	for p in aicc aicc_lat aicc_bulk; do
+		s="$s $p=$(cat "$sys/$p/stats/flows" 2>/dev/null)"
+	done
+	echo "refcnt $(cat /sys/module/tcp_aicc/refcnt 2>/dev/null), open flows:$s"
+}
+
+# A socket of a deleted namespace can hold tcp_aicc for a while after the
+# test that made it (until it closes or the namespace's teardown, which
+# the kernel runs later, ends), so unloading retries rather than fails.
+mod_unload()
+{
+	local i n=$((${1:-30} * 4))
+
+	for ((i = 0; i <= n; i++)); do
+		[ -d /sys/module/tcp_aicc ] || return 0
+		rmmod tcp_aicc 2>/dev/null && return 0
+		sleep 0.25
+	done
+	return 1
 }
 
 mod_load()
 {
+	local err
+
 	trap mod_cleanup EXIT
-	rmmod tcp_aicc 2>/dev/null
-	insmod "$ko"
+	if ! mod_unload; then
+		ktap_info "tcp_aicc still in use after 30 s: $(mod_busy_info)"
+		return 1
+	fi
+	if ! err=$(insmod "$ko" 2>&1); then
+		ktap_info "insmod $ko: $err"
+		return 1
+	fi
 }
 
 mod_load_or_skip()

@@ -173,12 +173,12 @@ wait "$srv" 2>/dev/null
 srv=
 ip netns del "$ns-a"
 ip netns del "$ns-b"
-sleep 1
-if rmmod tcp_aicc && insmod "$ko" builtin_model=1; then
+if mod_unload && insmod "$ko" builtin_model=1; then
 	ktap_expect "builtin_model=1: the trained model at load" \
 		"$(same "$trained")-$(cat $sys/model_loads) = y-1"
 else
-	ktap_skip "builtin_model=1: the trained model at load" "cannot reload"
+	ktap_skip "builtin_model=1: the trained model at load" \
+		"cannot reload: $(mod_busy_info)"
 fi
 
 ktap_finish

@@ -48,7 +48,7 @@ knobs_sum() { cat "$sys"/*/[a-z]* "$sys"/rate_memory* 2>/dev/null | md5sum; }
 # check NAME: pass if the preceding commands (in a function) succeeded
 check() { ktap_check "$@"; }
 
-rmmod tcp_aicc 2>/dev/null
+mod_unload
 ip link set lo up
 
 # 1
@@ -482,12 +482,7 @@ ip netns del "$ns-a" 2>/dev/null
 ip netns del "$ns-b" 2>/dev/null
 t_rmmod()
 {
-	local i
-	for i in $(seq 20); do
-		rmmod tcp_aicc 2>/dev/null && return 0
-		sleep 0.5
-	done
-	rmmod tcp_aicc
+	mod_unload 10 || { mod_busy_info; return 1; }
 }
 check "rmmod" t_rmmod
 
