@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # module.sh: load tcp_aicc.ko for a selftest and undo everything at exit
-# (it sources ktap.sh too).
+# (it sources ktap.sh and unload.sh too).
 #
 #   . "$(dirname "$0")/../lib/module.sh"
 #                                # sets top (the repository), kver, ko
@@ -20,9 +20,9 @@
 #                                # status is insmod's (call it in the
 #                                # test's own shell, not in $(...))
 #   mod_load_or_skip             # mod_load, the whole test skips if it fails
-#   mod_unload [SECONDS]         # rmmod tcp_aicc, retrying up to SECONDS (30)
-#   mod_busy_info                # prints what holds tcp_aicc: refcount and
-#                                # each profile's open flows
+#   mod_unload [SECONDS]         # from unload.sh: rmmod tcp_aicc, retrying
+#                                # up to SECONDS (30)
+#   mod_busy_info                # from unload.sh: what holds tcp_aicc
 #
 # At exit (mod_cleanup): processes killed, namespaces deleted, mod_restore,
 # the directory removed, mod_settle seconds of sleep, tcp_aicc unloaded.
@@ -30,6 +30,8 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=selftests/lib/ktap.sh
 . "$top/selftests/lib/ktap.sh"
+# shellcheck source=selftests/lib/unload.sh
+. "$top/selftests/lib/unload.sh"
 kver=$(uname -r)
 ko=$top/build/$kver/tcp_aicc.ko
 # shellcheck disable=SC2034 # for the sourcing test
@@ -68,31 +70,6 @@ mod_cleanup()
 	[ -n "$mod_tmp" ] && rm -rf "$mod_tmp"
 	[ "$mod_settle" != 0 ] && sleep "$mod_settle"
 	mod_unload 5
-}
-
-mod_busy_info()
-{
-	local p s=""
-
-	for p in aicc aicc_lat aicc_bulk; do
-		s="$s $p=$(cat "$sys/$p/stats/flows" 2>/dev/null)"
-	done
-	echo "refcnt $(cat /sys/module/tcp_aicc/refcnt 2>/dev/null), open flows:$s"
-}
-
-# A socket of a deleted namespace can hold tcp_aicc for a while after the
-# test that made it (until it closes or the namespace's teardown, which
-# the kernel runs later, ends), so unloading retries rather than fails.
-mod_unload()
-{
-	local i n=$((${1:-30} * 4))
-
-	for ((i = 0; i <= n; i++)); do
-		[ -d /sys/module/tcp_aicc ] || return 0
-		rmmod tcp_aicc 2>/dev/null && return 0
-		sleep 0.25
-	done
-	return 1
 }
 
 mod_load()

@@ -87,6 +87,8 @@ TOPO_QSAMPLE_PID=
 TOPO_QSAMPLE_FILE=
 
 topo_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=selftests/lib/unload.sh
+. "$topo_repo/selftests/lib/unload.sh"
 TOPO_AICCGEN=${TOPO_AICCGEN:-$topo_repo/build/aiccgen}
 TOPO_QMON=${TOPO_QMON:-$topo_repo/build/selftests/lib/qmon}
 
@@ -240,10 +242,7 @@ topo_cleanup()
 	TOPO_TMP=
 	# a namespace's sockets go away a little after 'ip netns del'
 	if [ -n "${TOPO_UNLOAD_AICC:-}" ]; then
-		for ((i = 0; i < 50; i++)); do
-			rmmod tcp_aicc 2>/dev/null && break
-			sleep 0.1
-		done
+		mod_unload 5
 		TOPO_UNLOAD_AICC=
 	fi
 }
