@@ -51,6 +51,14 @@ void roce_params_set(struct roce_params *p, const u32 k[AICC_ROCE_NR_KNOBS])
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
 		p->k[i] = k[i];
 	aicc_params_defaults(ak, k[AICC_RK_AICC_PROFILE] % AICC_NR_PROFILES);
+	/*
+	 * A RoCE sender has no congestion window: the core's pacing rate is
+	 * all that limits it.  A TCP profile's pacing gain above one is
+	 * headroom under a window that caps what is in flight; here it would
+	 * put that many times the window on the path, which the next rounds'
+	 * delay and marks then cut back from, and the rate swings.
+	 */
+	ak[AICC_K_PACING_GAIN] = 1000;
 	aicc_params_set(&p->ap, ak);
 }
 

@@ -254,6 +254,33 @@ KTAP_CASE(aicc_law_cnp)
 	ktap_expect(r.rc == before, "stale/future ACK changed the rate");
 }
 
+/*
+ * aicc law: each profile's parameters, but at pacing gain 1 -- a RoCE
+ * sender has no window to cap what a gain above 1 puts in flight.
+ */
+KTAP_CASE(aicc_law_profile_gain_one)
+{
+	u32 k[AICC_ROCE_NR_KNOBS], ak[AICC_NR_KNOBS];
+	unsigned int prof, i;
+
+	for (prof = 0; prof < AICC_NR_PROFILES; prof++) {
+		roce_params_defaults(k);
+		k[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_AICC;
+		k[AICC_RK_AICC_PROFILE] = prof;
+		roce_params_set(&P, k);
+		aicc_params_defaults(ak, prof);
+		ktap_expect(P.ap.knob[AICC_K_PACING_GAIN] == 1000 &&
+			    P.ap.pacing_gain_q16 == 1U << 16,
+			    "profile %u: pacing gain %u", prof,
+			    P.ap.knob[AICC_K_PACING_GAIN]);
+		for (i = 0; i < AICC_NR_KNOBS; i++)
+			if (i != AICC_K_PACING_GAIN)
+				ktap_expect(P.ap.knob[i] == ak[i],
+					    "profile %u knob %u: %u, not %u",
+					    prof, i, P.ap.knob[i], ak[i]);
+	}
+}
+
 /* The simulator's RoCE model: rate control empties the queue. */
 KTAP_CASE(sim_on_vs_off)
 {
