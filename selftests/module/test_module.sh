@@ -328,10 +328,7 @@ sleep 1
 ip netns del "$ns-a" 2>/dev/null
 ip netns del "$ns-b" 2>/dev/null
 # (sockets closing in the background release it within seconds)
-for _ in $(seq 20); do
-	rmmod tcp_aicc 2>/dev/null && break
-	sleep 1
-done
+mod_unload 20
 ktap_expect "rmmod after the flows end" "! -d $sys" "module still loaded"
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
