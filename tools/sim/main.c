@@ -56,8 +56,9 @@ static const char usage[] =
 "                     high (per flow and seed): host delays at connect\n"
 "  --ts-tick-us U     TCP timestamp clock tick: 1000 (ms, a stock kernel;\n"
 "                     default), 1 (tcp_usec_ts), 0 (no timestamps)\n"
-"  --trace-us U       print per-flow state every U us to stderr\n"
-"  --trace-flows N    ... for the first N flows (8)\n"
+"  --trace-us U       every U us print the sums (bottleneck, busy flows)\n"
+"                     and per-flow state to stderr\n"
+"  --trace-flows N    ... per-flow for the first N flows (8; 0: sums only)\n"
 "  -j, --json         print JSON instead of a table\n";
 
 enum {

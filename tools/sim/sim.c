@@ -127,6 +127,7 @@ void sim_config_defaults(struct sim_config *c)
 	c->bulk_flows = 2;
 	c->microbatches = 8;
 	c->ts_tick_us = 1000;
+	c->trace_flows = 8;
 	c->ss_after_idle = true;
 }
 
@@ -928,11 +929,69 @@ static void on_bin(struct sim *s)
 		sim_push(s, t + s->bin_ps, EV_BIN, 0);
 }
 
+/* A flow's window in 1/16 packets, as the info struct gives aicc's. */
+static u32 flow_cwnd_x16(const struct sim *s, const struct flow *f)
+{
+	struct aicc_info ai;
+
+	if (s->c->cc != SIM_CC_AICC)
+		return f->cwnd * 16;
+	aicc_flow_info(&f->cc.aicc, &ai);
+	return ai.aicc_cwnd_x16;
+}
+
+/*
+ * The trace's first line per interval sums what sets the bottleneck
+ * queue: the bytes offered to the bottleneck ports (accepted or dropped)
+ * and sent by them over the interval, as rates; their marks and drops;
+ * and, over the flows with data not yet acknowledged, the pacing rates
+ * and windows.  Offered above line rate with the pacing sum below it
+ * means bursts (flows sending in step); both above it, the law.
+ */
+static void trace_sum(struct sim *s, FILE *out, u64 iv, u32 q)
+{
+	u64 in = 0, sent = 0, marks = 0, drops = 0, pacing = 0, cwnd16 = 0;
+	double secs = (double)iv / 1e12;
+	u32 i, busy = 0;
+
+	for (i = 0; i < s->nports; i++) {
+		const struct port *pt = &s->ports[i];
+
+		if (!pt->bottleneck)
+			continue;
+		in += pt->in_bytes;
+		sent += pt->out_bytes;
+		marks += pt->marks;
+		drops += pt->drops;
+	}
+	for (i = 0; i < s->nflows; i++) {
+		const struct flow *f = &s->flows[i];
+
+		if (!f->bulk && f->snd_una >= f->app_end)
+			continue;
+		busy++;
+		pacing += f->pacing;
+		cwnd16 += flow_cwnd_x16(s, f);
+	}
+	fprintf(out, "%.1f all busy %u offered_gbit %.2f sent_gbit %.2f "
+		"q_kb %.1f marks %llu drops %llu pacing_gbit %.2f cwnd %.2f\n",
+		(double)s->now / PS_PER_US, busy,
+		(double)(in - s->tr_in) * 8 / secs / 1e9,
+		(double)(sent - s->tr_out) * 8 / secs / 1e9, q / 1024.0,
+		(unsigned long long)(marks - s->tr_marks),
+		(unsigned long long)(drops - s->tr_drops),
+		(double)pacing * 8 / 1e9, cwnd16 / 16.0);
+	s->tr_in = in;
+	s->tr_out = sent;
+	s->tr_marks = marks;
+	s->tr_drops = drops;
+}
+
 static void on_trace(struct sim *s)
 {
 	FILE *out = s->c->trace;
 	u64 iv = s->c->trace_us * PS_PER_US;
-	u32 i, n = s->c->trace_flows ? s->c->trace_flows : 8;
+	u32 i, n = s->c->trace_flows;
 	u32 q = 0;
 
 	for (i = 0; i < s->nports; i++) {
@@ -942,6 +1001,7 @@ static void on_trace(struct sim *s)
 		if (s->ports[i].qbytes > q)
 			q = s->ports[i].qbytes;
 	}
+	trace_sum(s, out, iv, q);
 	for (i = 0; i < s->nflows && i < n; i++) {
 		struct flow *f = &s->flows[i];
 

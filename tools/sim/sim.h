@@ -104,7 +104,10 @@ struct sim_config {
 	 * flows: 0.06-0.56 ms above the path's)
 	 */
 	u32 connect_jitter_us;
-	/* debugging: every trace_us, one line per flow (up to trace_flows) */
+	/*
+	 * debugging: every trace_us, one line of sums (bottleneck ports,
+	 * busy flows), then one per flow for the first trace_flows (8)
+	 */
 	void *trace;		/* FILE *, NULL: off */
 	u32 trace_us;
 	u32 trace_flows;

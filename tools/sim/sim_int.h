@@ -276,6 +276,8 @@ struct sim {
 	double rpc_mean_gap_ps;
 	/* window snapshots */
 	u64 *rx_w0;
+	/* --trace-us: the bottleneck ports' counters at the last line */
+	u64 tr_in, tr_out, tr_marks, tr_drops;
 };
 
 u64 sim_rto_ps(const struct sim *s, const struct flow *f);

@@ -35,7 +35,7 @@ refuse() {
 }
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..23"
 refuse rejects_unknown_scenario nosuch
 refuse rejects_unknown_cc incast --cc cubic
 refuse rejects_bad_number incast --flows 12x
@@ -98,5 +98,50 @@ else
 	echo "# $r" | head -5
 	ok 1 json_reverse_scenario
 fi
+# --trace-us: the sums line of each interval adds up to the run's totals
+# (drops and marks happen only at the bottleneck here; the bottleneck's
+# bytes over the whole run are the utilisation); all 64 flows are busy
+# at an iteration's start and none in the idle gaps, and only busy flows
+# add to the window; --trace-flows N prints N flow lines after each sums
+# line (0: none)
+trace_adds_up() {	# FLOWS_PER_LINE
+	"$SIM" incast --flows 64 --buffer-kb 128 --ecn-kb 50 --time-ms 2 \
+		--warmup-ms 0 --trace-us 100 --trace-flows "$1" -j \
+		> "$tmp/trace.json" 2> "$tmp/trace.err" || return 1
+	python3 - "$tmp/trace.json" "$tmp/trace.err" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sums, flows = [], 0
+for line in open(sys.argv[2]):
+    w = line.split()
+    if w[1] == "all":
+        sums.append(dict(zip(w[2::2], map(float, w[3::2]))))
+    elif w[1] == "flow":
+        flows += 1
+    else:
+        sys.exit("unexpected trace line: " + line.strip())
+n = len(sums)
+sent = sum(x["sent_gbit"] for x in sums) / n
+offered = sum(x["offered_gbit"] for x in sums) / n
+ok = (n == 20 and flows == n * int(sys.argv[3]) and d["drops"] > 0 and
+      sum(x["drops"] for x in sums) == d["drops"] and
+      sum(x["marks"] for x in sums) == d["ecn_marks"] and
+      abs(sent - d["util"] * d["rate_gbit"]) < 0.01 * d["rate_gbit"] and
+      offered > sent and
+      all(x["busy"] <= 64 and (x["cwnd"] > 0) == (x["busy"] > 0)
+          for x in sums) and
+      max(x["busy"] for x in sums) == 64 and
+      min(x["busy"] for x in sums) == 0)
+print("# %d lines, %d flow lines, sent %.2f Gbit/s (util %.4f), "
+      "offered %.2f, drops %d" % (n, flows, sent, d["util"], offered,
+                                  d["drops"]))
+sys.exit(0 if ok else 1)
+PY
+}
+trace_adds_up 2
+ok $? trace_sums_add_up_to_the_run
+trace_adds_up 0
+ok $? trace_flows_zero_prints_sums_only
+
 echo "# $fail of $n failed"
 [ $fail = 0 ]
