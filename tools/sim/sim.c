@@ -946,19 +946,23 @@ static u32 flow_cwnd_x16(const struct sim *s, const struct flow *f)
  * and sent by them over the interval, as rates; their marks and drops;
  * and, over the flows with data not yet acknowledged, the pacing rates
  * and windows.  Offered above line rate with the pacing sum below it
- * means bursts (flows sending in step); both above it, the law.
+ * means bursts (flows sending in step); both above it, the law.  Returns
+ * the largest bottleneck queue, for the per-flow lines.
  */
-static void trace_sum(struct sim *s, FILE *out, u64 iv, u32 q)
+static u32 trace_sum(struct sim *s, FILE *out, u64 iv)
 {
 	u64 in = 0, sent = 0, marks = 0, drops = 0, pacing = 0, cwnd16 = 0;
 	double secs = (double)iv / 1e12;
-	u32 i, busy = 0;
+	u32 i, busy = 0, q = 0;
 
 	for (i = 0; i < s->nports; i++) {
-		const struct port *pt = &s->ports[i];
+		struct port *pt = &s->ports[i];
 
 		if (!pt->bottleneck)
 			continue;
+		port_drain(pt, s->now);
+		if (pt->qbytes > q)
+			q = pt->qbytes;
 		in += pt->in_bytes;
 		sent += pt->out_bytes;
 		marks += pt->marks;
@@ -985,6 +989,7 @@ static void trace_sum(struct sim *s, FILE *out, u64 iv, u32 q)
 	s->tr_out = sent;
 	s->tr_marks = marks;
 	s->tr_drops = drops;
+	return q;
 }
 
 static void on_trace(struct sim *s)
@@ -992,16 +997,8 @@ static void on_trace(struct sim *s)
 	FILE *out = s->c->trace;
 	u64 iv = s->c->trace_us * PS_PER_US;
 	u32 i, n = s->c->trace_flows;
-	u32 q = 0;
+	u32 q = trace_sum(s, out, iv);	/* also drains the bottleneck ports */
 
-	for (i = 0; i < s->nports; i++) {
-		if (!s->ports[i].bottleneck)
-			continue;
-		port_drain(&s->ports[i], s->now);
-		if (s->ports[i].qbytes > q)
-			q = s->ports[i].qbytes;
-	}
-	trace_sum(s, out, iv, q);
 	for (i = 0; i < s->nflows && i < n; i++) {
 		struct flow *f = &s->flows[i];
 
