@@ -400,9 +400,16 @@ static void add_testbed(struct builder *b, int kind, double w, u32 flows,
 /*
  * Each training case again at other seeds (--draws): other jitter,
  * arrivals and start times, so that the optimiser fits the cases rather
- * than one draw of them.  The seeds step far past every set's own.
+ * than one draw of them.  The seeds step far past every set's own.  The
+ * senders' start jitter (incast, all-to-all) changes its spread as well:
+ * half, twice and one and a half times the case's own in the second to
+ * fourth draw.  Another seed alone redraws starts that are just as close
+ * together, and a 256-way re-tune that saw only those lost packets when
+ * the starts were closer or further apart (Documentation/tuning.rst,
+ * "Re-tuning for a fabric").
  */
 #define DRAW_SEED_STEP	100000
+static const u32 draw_jitter_pct[TUNE_MAX_DRAWS] = { 100, 50, 200, 150 };
 
 static void add_draws(struct tune_set *set, u32 draws)
 {
@@ -416,6 +423,8 @@ static void add_draws(struct tune_set *set, u32 draws)
 
 			*tc = set->c[i];
 			tc->cfg.seed += (u64)k * DRAW_SEED_STEP;
+			tc->cfg.jitter_us = tc->cfg.jitter_us *
+					    draw_jitter_pct[k] / 100;
 			len = strlen(tc->name);
 			snprintf(tc->name + len, sizeof(tc->name) - len,
 				 " #%u", k + 1);

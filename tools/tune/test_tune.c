@@ -539,15 +539,17 @@ KTAP_CASE(case_seed_redraws_only_the_seeds)
 
 /*
  * --draws N: the training set holds each case N times, the copies at
- * other seeds and named "#k"; the held-out set is left as it is.
+ * other seeds and named "#k"; the held-out set is left as it is.  With
+ * three draws a case whose senders start with jitter has it at three
+ * different spreads, none of them zero; a case without keeps none.
  */
-KTAP_CASE(draws_repeat_training_cases_at_other_seeds)
+KTAP_CASE(draws_repeat_training_cases_at_other_seeds_and_spreads)
 {
-	static struct tune_set one, two, held1, held2;
+	static struct tune_set one, two, three, held1, held2;
 	struct tune_fabric fb;
 	struct tune_mix mx;
+	int i, n, jittered = 0;
 	bool ok;
-	int i, n;
 
 	fabric_defaults(&fb);
 	mix_defaults(&mx);
@@ -572,6 +574,39 @@ KTAP_CASE(draws_repeat_training_cases_at_other_seeds)
 		ok = held2.c[i].cfg.seed == held1.c[i].cfg.seed;
 	ktap_expect(ok, "draws: %d training cases from %d, held-out %d/%d",
 		    two.n, n, held2.n, held1.n);
+
+	mx.draws = 3;
+	build_set(&three, AICC_PROF_COLL, &fb, &mx, false, true);
+	ok = three.n == 3 * n;
+	for (i = 0; ok && i < n; i++) {
+		u32 j1 = three.c[i].cfg.jitter_us;
+		u32 j2 = three.c[n + i].cfg.jitter_us;
+		u32 j3 = three.c[2 * n + i].cfg.jitter_us;
+
+		if (!j1) {
+			ok = !j2 && !j3;
+			continue;
+		}
+		jittered++;
+		ok = j2 && j3 && j1 != j2 && j1 != j3 && j2 != j3;
+		if (!ok)
+			diag("%s: start jitter %u, %u, %u us", three.c[i].name,
+			     j1, j2, j3);
+	}
+	ktap_expect(ok && jittered > 0,
+		    "draws: %d of %d cases start at three jitter spreads",
+		    jittered, n);
+
+	/* every profile's training set fits at the most draws, whole */
+	for (i = 0; i < AICC_NR_PROFILES; i++) {
+		mx.draws = 1;
+		build_set(&one, i, &fb, &mx, false, false);
+		mx.draws = TUNE_MAX_DRAWS;
+		build_set(&three, i, &fb, &mx, false, false);
+		ktap_expect(three.n == TUNE_MAX_DRAWS * one.n,
+			    "profile %d, %u draws: %d cases from %d", i,
+			    TUNE_MAX_DRAWS, three.n, one.n);
+	}
 }
 
 /* The last case of @kind in @set whose RTT is above (or at most) @rtt_us. */

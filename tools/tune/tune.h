@@ -149,7 +149,8 @@ struct tune_mix {
 enum tune_term { TT_SHORT, TT_QUEUE, TT_SLOW, TT_UNFAIR, TT_LOSS, TT_NR };
 extern const char *const tune_term_name[TT_NR];
 
-#define TUNE_MAX_CASES	48
+/* the largest set (aicc's training set, 14 cases) at TUNE_MAX_DRAWS */
+#define TUNE_MAX_CASES	64
 #define TUNE_MAX_DRAWS	4
 
 struct tune_case {
