@@ -1527,12 +1527,30 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 
 /* ---- results ---- */
 
+/*
+ * The pct-th percentile of the data enqueues' queue sizes, in KB (the
+ * lower edge of the bin it falls in); 0 when nothing was enqueued.
+ */
+static double qhist_pct(const struct sim *s, u32 pct)
+{
+	u64 n = 0, acc = 0, k;
+
+	for (k = 0; k < s->qbins; k++)
+		n += s->qhist[k];
+	for (k = 0; k < s->qbins && n; k++) {
+		acc += s->qhist[k];
+		if (acc * 100 >= n * pct)
+			return (k * SIM_QBIN) / 1024.0;
+	}
+	return 0;
+}
+
 static void finish(struct sim *s)
 {
 	struct sim_result *r = s->r;
 	double win = (double)(s->w1 - s->w0);
 	double rate = s->c->rate_gbit * 1e9, sum = 0;
-	u64 nq = 0, acc = 0, bbytes = 0, k;
+	u64 bbytes = 0;
 	double *x;
 	u32 i, nb = 0;
 	static const u64 lim[SIM_NR_FCT + 1] = { 0, 10000, 100000, 1000000,
@@ -1578,17 +1596,8 @@ static void finish(struct sim *s)
 	}
 	free(x);
 
-	for (k = 0; k < s->qbins; k++)
-		nq += s->qhist[k];
-	for (k = 0; k < s->qbins && nq; k++) {
-		acc += s->qhist[k];
-		if (!r->q_p50_kb && acc * 2 >= nq)
-			r->q_p50_kb = (k * SIM_QBIN) / 1024.0;
-		if (acc * 100 >= nq * 99) {
-			r->q_p99_kb = (k * SIM_QBIN) / 1024.0;
-			break;
-		}
-	}
+	r->q_p50_kb = qhist_pct(s, 50);
+	r->q_p99_kb = qhist_pct(s, 99);
 	r->q_max_kb = s->qmax / 1024.0;
 	r->q_p99_us = r->q_p99_kb * 1024 * 8 / rate * 1e6;
 	r->q_max_us = r->q_max_kb * 1024 * 8 / rate * 1e6;
