@@ -396,6 +396,8 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	if (f->pacing)
 		f->next_tx_ps += (u64)(g->len + SIM_HDR_IP) *
 			1000000000000ULL / f->pacing;
+	f->next_tx_ps += f->hold_ps;
+	f->hold_ps = 0;
 	f->last_tx_ps = s->now;
 	f->ever_sent = true;
 	s->r->pkts_sent++;

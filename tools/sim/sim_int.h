@@ -199,6 +199,12 @@ struct flow {
 	/* congestion control output */
 	u32 cwnd;		/* packets */
 	u64 pacing;		/* bytes/s, 0: unpaced */
+	/*
+	 * added once to the departure time after the next packet's (what a
+	 * kernel module could add to tcp_wstamp_ns at CA_EVENT_TX_START,
+	 * raised after the first packet's departure was stamped)
+	 */
+	u64 hold_ps;
 	union {
 		struct cc_reno reno;
 		struct cc_swift swift;
