@@ -112,6 +112,7 @@ const struct aicc_name_desc aicc_stat_desc[AICC_NR_STATS] = {
 	[AICC_S_MEM_MISSES] = { "mem_misses", "new flows with no fresh remembered rate" },
 	[AICC_S_POL_EVALS] = { "policy_evals", "rounds the learned policy scaled" },
 	[AICC_S_POL_RANGE] = { "policy_out_of_range", "rounds classic: model inputs out of range" },
-	[AICC_S_POL_WATCHDOG] = { "policy_watchdog_trips", "flows the watchdog returned to classic" },
+	[AICC_S_POL_WATCHDOG] = { "policy_watchdog_trips",
+				  "flows the watchdog returned to classic" },
 	[AICC_S_POL_HOLD] = { "policy_held_rounds", "rounds classic after a watchdog trip" },
 };
