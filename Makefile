@@ -9,6 +9,8 @@
 #   make tools           userspace: the aicc tool, generator, simulator
 #   make check           every test: unit tests, then the VM selftests on
 #                        both kernels (see selftests/ and tools/vm/)
+#   make check-style     checkpatch --strict, W=1 and sparse (part of
+#                        make check-unit)
 #   make install         install the module (depmod) and the tool
 #   make deps            install build/test dependencies (Debian, root)
 
@@ -33,7 +35,7 @@ TOOLS_TARGETS :=
 CHECK_UNIT :=
 INSTALL_TARGETS :=
 
-.PHONY: all module kmods tools check check-unit install deps clean help
+.PHONY: all module kmods tools check check-unit check-style install deps clean help
 
 all: module tools
 
@@ -61,6 +63,12 @@ kmods:
 include $(sort $(wildcard tools/*/build.mk selftests/*/build.mk)) \
 	$(wildcard selftests/build.mk)
 
+# The coding standard: checkpatch --strict, and W=1 + sparse on every
+# installed kernel's headers (scripts/check-style.sh).
+CHECK_UNIT += check-style
+check-style:
+	BUILD=$(BUILD) bash scripts/check-style.sh
+
 tools: $(TOOLS_TARGETS)
 
 check-unit: $(CHECK_UNIT)
@@ -80,4 +88,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,14p' Makefile
+	@sed -n '3,16p' Makefile

@@ -154,7 +154,7 @@ KTAP_CASE(mul_shr_matches_128bit)
 		u64 a = rnd_mag(&seed);
 		u64 b = rnd_mag(&seed);
 		unsigned int sh = rnd64(&seed) % 128;
-		unsigned __int128 p = (unsigned __int128)a * b >> sh;
+		__uint128_t p = (__uint128_t)a * b >> sh;
 		u64 want = p > ~0ULL ? ~0ULL : (u64)p;
 
 		if (aicc_mul_shr(a, b, sh) != want)

@@ -49,7 +49,8 @@ const char *mode_name(unsigned int mode)
 void flow_filter_init(struct flow_filter *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->sport = f->dport = -1;
+	f->sport = -1;
+	f->dport = -1;
 	f->profile = -1;
 }
 

@@ -200,17 +200,19 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *o = argv[i];
 
+		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(o, "-V") || !strcmp(o, "--version"))
+			return cmd_version(1, argv + i);
 		if (!strcmp(o, "-j") || !strcmp(o, "--json")) {
 			opt_json = true;
 		} else if (!strcmp(o, "-p") || !strcmp(o, "--pretty")) {
 			opt_pretty = true;
 		} else if (!strcmp(o, "-jp") || !strcmp(o, "-pj")) {
-			opt_json = opt_pretty = true;
-		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
-			return cmd_version(1, argv + i);
+			opt_json = true;
+			opt_pretty = true;
 		} else {
 			err("unknown option '%s' (try 'aicc -h')", o);
 			return EXIT_USAGE;

@@ -934,7 +934,8 @@ static int cmd_default(int argc, char **argv)
 	if (ret) {
 		err("select default %s: %s%s", argv[1], errno_words(ret),
 		    ret == ENOENT ? " (no such congestion control; module not loaded?)" :
-		    ret == EPERM ? " (not allowed in this network namespace; see tcp_allowed_congestion_control)" :
+		    ret == EPERM ?
+		    " (not allowed in this network namespace; see tcp_allowed_congestion_control)" :
 		    "");
 		return 1;
 	}

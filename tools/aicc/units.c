@@ -167,7 +167,7 @@ int parse_knob_value(const struct aicc_knob_desc *k, const char *s,
 		     uint64_t *out, char *why, size_t whylen)
 {
 	unsigned long long mant = 0, unit_scale, sfx_scale = 0;
-	unsigned __int128 num, den = 1;
+	__uint128_t num, den = 1;
 	const struct suffix *sfx, *x;
 	int ndigits = 0, frac = 0;
 	bool dot = false;
@@ -254,7 +254,7 @@ int parse_knob_value(const struct aicc_knob_desc *k, const char *s,
 		sfx_scale = unit_scale;		/* raw, in the sysfs unit */
 	}
 
-	num = (unsigned __int128)mant * sfx_scale;
+	num = (__uint128_t)mant * sfx_scale;
 	while (frac--)
 		den *= 10;
 	den *= unit_scale;

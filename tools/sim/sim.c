@@ -12,6 +12,7 @@
  * echo the CE count of the packets they acknowledge.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1672,6 +1673,18 @@ static void sim_free(struct sim *s)
 	heap_free(&s->heap);
 }
 
+/* Writes the reason for rejecting a configuration; returns -EINVAL. */
+static int __attribute__((format(printf, 3, 4)))
+bad(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
 static int check_config(const struct sim_config *c, char *err, size_t n)
 {
 	u32 minf = c->scenario == SIM_SC_ALLTOALL ||
@@ -1679,84 +1692,99 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 		c->scenario == SIM_SC_PIPELINE ? 2 : 1;
 	int i;
 
-#define BAD(...) do { snprintf(err, n, __VA_ARGS__); return -EINVAL; } while (0)
 	if ((unsigned int)c->scenario >= SIM_NR_SC)
-		BAD("unknown scenario %d", c->scenario);
+		return bad(err, n, "unknown scenario %d", c->scenario);
 	if ((unsigned int)c->cc >= SIM_NR_CC)
-		BAD("unknown congestion control %d", c->cc);
+		return bad(err, n, "unknown congestion control %d", c->cc);
 	if (c->profile >= AICC_NR_PROFILES || c->profile < -1)
-		BAD("profile %d out of range", c->profile);
+		return bad(err, n, "profile %d out of range", c->profile);
 	if (c->flows < minf || c->flows > 4096)
-		BAD("flows %u out of range [%u, 4096]", c->flows, minf);
+		return bad(err, n, "flows %u out of range [%u, 4096]", c->flows,
+			   minf);
 	if (c->scenario == SIM_SC_ALLTOALL && c->flows > 128)
-		BAD("alltoall: at most 128 hosts (%u flows)", 128 * 127);
+		return bad(err, n, "alltoall: at most 128 hosts (%u flows)",
+			   128 * 127);
 	if (!(c->rate_gbit >= 0.001 && c->rate_gbit <= 1600))
-		BAD("rate %g Gbit/s out of range [0.001, 1600]", c->rate_gbit);
+		return bad(err, n, "rate %g Gbit/s out of range [0.001, 1600]",
+			   c->rate_gbit);
 	if (!(c->rtt_us >= 0.1 && c->rtt_us <= 100000))
-		BAD("rtt %g us out of range [0.1, 100000]", c->rtt_us);
+		return bad(err, n, "rtt %g us out of range [0.1, 100000]",
+			   c->rtt_us);
 	if (!(c->time_ms > 0 && c->time_ms <= 60000))
-		BAD("time %g ms out of range (0, 60000]", c->time_ms);
+		return bad(err, n, "time %g ms out of range (0, 60000]",
+			   c->time_ms);
 	if (c->warmup_ms >= c->time_ms)
-		BAD("warmup %g ms not below time %g ms", c->warmup_ms,
-		    c->time_ms);
+		return bad(err, n, "warmup %g ms not below time %g ms",
+			   c->warmup_ms, c->time_ms);
 	if (c->mtu < 256 || c->mtu > 9000)
-		BAD("mtu %u out of range [256, 9000]", c->mtu);
+		return bad(err, n, "mtu %u out of range [256, 9000]", c->mtu);
 	if (c->buffer_kb < (c->mtu + 1023) / 1024 + 1 ||
 	    c->buffer_kb > 1024 * 1024)
-		BAD("buffer %u KB out of range [%u, 1048576]", c->buffer_kb,
-		    (c->mtu + 1023) / 1024 + 1);
+		return bad(err, n, "buffer %u KB out of range [%u, 1048576]",
+			   c->buffer_kb, (c->mtu + 1023) / 1024 + 1);
 	if (c->ecn_kb > c->buffer_kb)
-		BAD("ecn threshold %u KB above buffer %u KB", c->ecn_kb,
-		    c->buffer_kb);
+		return bad(err, n, "ecn threshold %u KB above buffer %u KB",
+			   c->ecn_kb, c->buffer_kb);
 	if (c->delack < 1 || c->delack > SIM_MAX_SACK)
-		BAD("delack %u out of range [1, %d]", c->delack, SIM_MAX_SACK);
+		return bad(err, n, "delack %u out of range [1, %d]", c->delack,
+			   SIM_MAX_SACK);
 	if (c->delack_us < 1 || c->delack_us > 1000000)
-		BAD("delack timeout %u us out of range", c->delack_us);
+		return bad(err, n, "delack timeout %u us out of range",
+			   c->delack_us);
 	if (c->min_rto_us < 1 || c->min_rto_us > 10000000)
-		BAD("min rto %u us out of range", c->min_rto_us);
+		return bad(err, n, "min rto %u us out of range", c->min_rto_us);
 	if (c->init_cwnd < 1 || c->init_cwnd > 1000)
-		BAD("init cwnd %u out of range [1, 1000]", c->init_cwnd);
+		return bad(err, n, "init cwnd %u out of range [1, 1000]",
+			   c->init_cwnd);
 	if (c->max_cwnd < 2 || c->max_cwnd > (1U << 24))
-		BAD("max cwnd %u out of range", c->max_cwnd);
+		return bad(err, n, "max cwnd %u out of range", c->max_cwnd);
 	if (c->msg_kb < 1 || c->msg_kb > 4 * 1024 * 1024)
-		BAD("message %u KB out of range", c->msg_kb);
+		return bad(err, n, "message %u KB out of range", c->msg_kb);
 	if (c->scenario == SIM_SC_ALLREDUCE &&
 	    (u64)c->msg_kb * 1024 < c->flows)
-		BAD("allreduce: message smaller than one byte per host");
+		return bad(err, n,
+			   "allreduce: message smaller than one byte per host");
 	if (c->topo == SIM_TOPO_LEAFSPINE &&
 	    (c->leaf_hosts < 1 || c->leaf_hosts > 1024 || c->spines > 1024))
-		BAD("leaf-spine: bad leaf size %u or spine count %u",
-		    c->leaf_hosts, c->spines);
+		return bad(err, n,
+			   "leaf-spine: bad leaf size %u or spine count %u",
+			   c->leaf_hosts, c->spines);
 	if (c->scenario == SIM_SC_RPC &&
 	    (c->rpc_load < 1 || c->rpc_load > 100))
-		BAD("rpc load %u%% out of range [1, 100]", c->rpc_load);
+		return bad(err, n, "rpc load %u%% out of range [1, 100]",
+			   c->rpc_load);
 	if (c->jitter_us > 1000000 || c->gap_us > 10000000)
-		BAD("jitter %u us or gap %u us out of range", c->jitter_us,
-		    c->gap_us);
+		return bad(err, n, "jitter %u us or gap %u us out of range",
+			   c->jitter_us, c->gap_us);
 	if (c->scenario == SIM_SC_PIPELINE &&
 	    (c->microbatches < 1 || c->microbatches > 1024))
-		BAD("microbatches %u out of range [1, 1024]", c->microbatches);
+		return bad(err, n, "microbatches %u out of range [1, 1024]",
+			   c->microbatches);
 	if (c->ts_tick_us > 1000000)
-		BAD("timestamp tick %u us out of range [0, 1000000]",
-		    c->ts_tick_us);
+		return bad(err, n,
+			   "timestamp tick %u us out of range [0, 1000000]",
+			   c->ts_tick_us);
 	if (c->connect_jitter_us > 1000000)
-		BAD("connect jitter %u us out of range [0, 1000000]",
-		    c->connect_jitter_us);
+		return bad(err, n,
+			   "connect jitter %u us out of range [0, 1000000]",
+			   c->connect_jitter_us);
 	if (c->stagger_ms != 0 && c->scenario != SIM_SC_STAGGER)
-		BAD("a stagger step is for the stagger scenario only");
+		return bad(err, n,
+			   "a stagger step is for the stagger scenario only");
 	if (c->scenario == SIM_SC_STAGGER &&
 	    (c->stagger_ms < 0 || c->stagger_ms > 60000 ||
 	     2.0 * (c->flows - 1) * c->stagger_ms >= c->time_ms))
-		BAD("stagger %g ms: %u flows joining and leaving need %g ms",
-		    c->stagger_ms, c->flows,
-		    2.0 * (c->flows - 1) * c->stagger_ms);
+		return bad(err, n,
+			   "stagger %g ms: %u flows joining and leaving need %g ms",
+			   c->stagger_ms, c->flows,
+			   2.0 * (c->flows - 1) * c->stagger_ms);
 	if (c->scenario == SIM_SC_RPC && c->bulk_flows > 1024)
-		BAD("bulk flows %u out of range", c->bulk_flows);
+		return bad(err, n, "bulk flows %u out of range", c->bulk_flows);
 	for (i = 0; i < AICC_NR_PROFILES; i++)
 		if (c->knobs[i] && c->cc != SIM_CC_AICC)
-			BAD("knobs given for congestion control %s",
-			    cc_names[c->cc]);
-#undef BAD
+			return bad(err, n,
+				   "knobs given for congestion control %s",
+				   cc_names[c->cc]);
 	return 0;
 }
 

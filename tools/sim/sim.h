@@ -30,8 +30,10 @@ enum sim_scenario {
 	SIM_SC_ALLREDUCE,	/* ring all-reduce among N hosts (iterations) */
 	SIM_SC_RPC,		/* small RPCs to 1 receiver under bulk flows */
 	SIM_SC_PIPELINE,	/* pipeline-parallel stages, point to point */
-	SIM_SC_REVERSE,		/* N long flows -> 1 host, and its own long
-				 * flow out, whose ACKs cross their queue */
+	/* N long flows -> 1 host, and its own long flow out, whose ACKs
+	 * cross their queue
+	 */
+	SIM_SC_REVERSE,
 	SIM_NR_SC
 };
 
@@ -56,8 +58,7 @@ struct sim_config {
 	/* Per-profile knob values (units of uapi/aicc.h), NULL: defaults. */
 	const u32 *knobs[AICC_NR_PROFILES];
 	enum sim_topo topo;
-	u32 flows;		/* senders, or hosts (alltoall, allreduce,
-				 * pipeline) */
+	u32 flows;		/* senders, or hosts (alltoall, allreduce, pipeline) */
 	double rate_gbit;	/* every link */
 	double rtt_us;		/* base RTT of the longest path (propagation) */
 	u32 buffer_kb;		/* per switch output port */
@@ -73,16 +74,18 @@ struct sim_config {
 	u32 max_cwnd;		/* packets (receive window) */
 	u32 msg_kb;		/* per flow per iteration; allreduce: buffer */
 	u32 gap_us;		/* idle gap between iterations */
-	u32 jitter_us;		/* incast/alltoall: senders start up to this
-				 * late in each iteration (uniform) */
+	/* incast/alltoall: senders start up to this late (uniform) per iteration */
+	u32 jitter_us;
 	u32 leaf_hosts;		/* hosts per leaf (leaf-spine) */
 	u32 spines;		/* spine switches (leaf-spine), 0: leaf_hosts */
 	u32 rpc_load;		/* RPC load in percent of the line rate */
 	u32 bulk_flows;		/* rpc scenario: bulk senders */
 	u32 microbatches;	/* pipeline: microbatches per iteration */
-	u32 ts_tick_us;		/* TCP timestamp clock tick (1000: a stock
-				 * kernel's milliseconds, 1: tcp_usec_ts),
-				 * 0: no timestamps */
+	/*
+	 * TCP timestamp clock tick (1000: a stock kernel's milliseconds,
+	 * 1: tcp_usec_ts), 0: no timestamps
+	 */
+	u32 ts_tick_us;
 	bool ss_after_idle;	/* reno/dctcp/swift: Linux cwnd restart */
 	/*
 	 * every connection opened at time 0 (persistent connections, as an
@@ -168,8 +171,8 @@ struct sim_result {
 	/* controller events (aicc: AICC_EV_*, others: their own cuts) */
 	u64 cc_delay_cuts, cc_ecn_cuts, cc_loss_cuts, cc_start_exits;
 	u64 cc_idle_resumes, cc_idle_resets;	/* aicc only */
-	u64 cc_pol_evals, cc_pol_classic;	/* aicc: policy rounds, and
-						 * rounds it fell back */
+	/* aicc: policy rounds, and rounds it fell back to the classic law */
+	u64 cc_pol_evals, cc_pol_classic;
 	char err[160];
 };
 

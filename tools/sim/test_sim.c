@@ -161,9 +161,6 @@ struct over {
 	const struct sim_cc_ops *cc_ops;
 };
 
-#define SET_IF(c, s, field)	do { if ((s)->field) (c)->field = (s)->field; } \
-	while (0)
-
 /*
  * The defaults, with a scenario, a congestion control, its senders, the
  * simulated time and the changes in s (NULL: none).
@@ -178,14 +175,22 @@ static void setup(struct sim_config *c, enum sim_scenario sc, enum sim_cc cc,
 	c->time_ms = time_ms;
 	if (!s)
 		return;
-	SET_IF(c, s, buffer_kb);
-	SET_IF(c, s, ecn_kb);
-	SET_IF(c, s, msg_kb);
-	SET_IF(c, s, min_rto_us);
-	SET_IF(c, s, leaf_hosts);
-	SET_IF(c, s, rpc_load);
-	SET_IF(c, s, warmup_ms);
-	SET_IF(c, s, cc_ops);
+	if (s->buffer_kb)
+		c->buffer_kb = s->buffer_kb;
+	if (s->ecn_kb)
+		c->ecn_kb = s->ecn_kb;
+	if (s->msg_kb)
+		c->msg_kb = s->msg_kb;
+	if (s->min_rto_us)
+		c->min_rto_us = s->min_rto_us;
+	if (s->leaf_hosts)
+		c->leaf_hosts = s->leaf_hosts;
+	if (s->rpc_load)
+		c->rpc_load = s->rpc_load;
+	if (s->warmup_ms)
+		c->warmup_ms = s->warmup_ms;
+	if (s->cc_ops)
+		c->cc_ops = s->cc_ops;
 	if (s->no_ecn)
 		c->ecn_kb = 0;
 }

@@ -108,8 +108,10 @@ static void decompose(struct cmaes *es)
 		for (j = 0; j <= i; j++) {
 			double v = 0.5 * (es->C[i][j] + es->C[j][i]);
 
-			es->C[i][j] = es->C[j][i] = v;
-			a[i][j] = a[j][i] = v;
+			es->C[i][j] = v;
+			es->C[j][i] = v;
+			a[i][j] = v;
+			a[j][i] = v;
 		}
 	tune_eigen(d, a, es->B, ev);
 	for (i = 0; i < d; i++)

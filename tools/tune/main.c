@@ -229,7 +229,8 @@ static const struct option longopts[] = {
 	{ "defaults-h", 1, NULL, O_DEFH }, { "source", 1, NULL, O_SOURCE },
 	{ "no-baselines", 0, NULL, O_NOBASE }, { "output", 1, NULL, 'o' },
 	{ "note", 1, NULL, O_NOTE }, { "eval", 1, NULL, O_EVAL },
-	{ "roce", 0, NULL, O_ROCE }, { "goodput-floor", 1, NULL, O_FLOOR }, { "help", 0, NULL, 'h' },
+	{ "roce", 0, NULL, O_ROCE }, { "goodput-floor", 1, NULL, O_FLOOR },
+	{ "help", 0, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 

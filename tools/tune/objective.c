@@ -159,14 +159,17 @@ static int mix_line(void *ctx, const struct tune_kv_pos *at, char *key,
 				 at->file, at->ln, key, par[i].lo, par[i].hi);
 			return -1;
 		}
-		if (!strcmp(key, "time_scale"))
+		if (!strcmp(key, "time_scale")) {
 			m->time_scale = v;
-		else if (v != floor(v)) {
+			return 0;
+		}
+		if (v != floor(v)) {
 			snprintf(at->why, at->len,
 				 "%s:%d: %s must be a whole number",
 				 at->file, at->ln, key);
 			return -1;
-		} else if (!strcmp(key, "msg_kb"))
+		}
+		if (!strcmp(key, "msg_kb"))
 			m->msg_kb = (u32)v;
 		else if (!strcmp(key, "gap_us"))
 			m->gap_us = (u32)v;

@@ -13,7 +13,7 @@
 #include "tune.h"
 
 int tune_finish(FILE *f, const char *tmp, const char *file, char *why,
-		  size_t len)
+		size_t len)
 {
 	int bad = ferror(f);
 

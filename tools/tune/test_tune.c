@@ -119,9 +119,12 @@ KTAP_CASE(jacobi_eigen_reconstructs)
 
 	tune_rng_seed(&r, 3);
 	for (i = 0; i < n; i++)
-		for (j = 0; j <= i; j++)
-			a[i][j] = a[j][i] = m[i][j] = m[j][i] =
-				tune_rng_normal(&r);
+		for (j = 0; j <= i; j++) {
+			a[i][j] = tune_rng_normal(&r);
+			a[j][i] = a[i][j];
+			m[i][j] = a[i][j];
+			m[j][i] = a[i][j];
+		}
 	tune_eigen(n, a, v, ev);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++) {

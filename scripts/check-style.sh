@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-style.sh: the coding standard, as a KTAP test (`make check-style`,
+# part of `make check-unit`).
+#
+#   1. checkpatch.pl --strict on the kernel code (module/, uapi/): clean,
+#      except CamelCase on the kernel's own type names (struct Qdisc);
+#   2. checkpatch.pl --strict on the userspace C (tools/, selftests/), less
+#      the rules that only make sense inside the kernel (USER_IGNORE below);
+#   3. per installed kernel's headers: the module built with W=1 and
+#      sparse on every file (C=2), with no warning at all.
+#
+# checkpatch.pl comes from Debian's linux-source-6.1 package, unpacked by
+# scripts/install-deps.sh (CHECKPATCH= overrides the path); sparse from
+# the sparse package.  What is missing is reported as a skip, not a pass.
+# Files are the ones git tracks (all *.c and *.h when not in a git tree).
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+
+checkpatch=${CHECKPATCH:-/usr/src/linux-source-6.1-aicc/scripts/checkpatch.pl}
+out=${BUILD:-$top/build}/style
+mkdir -p "$out"
+
+# Kernel-only rules, not applied to userspace: the kernel's helper macros
+# (__printf, ARRAY_SIZE, BIT) do not exist there; usage and error texts
+# are split at line ends on purpose (SPLIT_STRING, LONG_LINE_STRING); the
+# C11 keywords and libFuzzer's entry points are CamelCase by definition;
+# benchmark sinks are volatile; test-table macros name a field twice
+# (MACRO_ARG_REUSE); "usage" in a usage message is not a function name;
+# argv-style arrays are built at run time (STATIC_CONST_CHAR_ARRAY); and
+# the tuner writes the SPDX line of the C header it generates.
+USER_IGNORE=PREFER_DEFINED_ATTRIBUTE_MACRO,ARRAY_SIZE,BIT_MACRO,SPLIT_STRING
+USER_IGNORE=$USER_IGNORE,LONG_LINE_STRING,CAMELCASE,VOLATILE,MACRO_ARG_REUSE
+USER_IGNORE=$USER_IGNORE,EMBEDDED_FUNCTION_NAME,STATIC_CONST_CHAR_ARRAY
+USER_IGNORE=$USER_IGNORE,SPDX_LICENSE_TAG
+
+# The kernel's own CamelCase type names that aicc's glue has to use.
+KERNEL_CAMEL='<(Qdisc)>'
+
+c_files()
+{
+	if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		git ls-files -- "$@" | grep -E '\.[ch]$'
+	else
+		find "$@" -name '*.[ch]' | sort
+	fi
+}
+
+# checkpatch takes the minus of a floating-point exponent (1e-9) for an
+# operator: drop that finding where the line has such a number and no
+# other minus between two names or numbers.
+sci_float_ok()
+{
+	local line f l src rest
+
+	while IFS= read -r line; do
+		case $line in
+		*"CHECK:SPACING: spaces preferred around that '-' (ctx:VxV)")
+			f=${line%%:*}
+			l=${line#*:}
+			l=${l%%:*}
+			src=$(sed -n "${l}p" "$f" | sed -E 's/"([^"\\]|\\.)*"//g')
+			rest=$(echo "$src" | sed -E 's/[0-9.][eE]-[0-9]//g')
+			if [ "$rest" != "$src" ] &&
+			   ! echo "$rest" | grep -qE '[[:alnum:]_)]-[[:alnum:]_(]'; then
+				continue
+			fi
+			;;
+		esac
+		echo "$line"
+	done
+}
+
+# run_checkpatch LOG [checkpatch options] -- DIR...: prints the number of
+# findings; the findings go to LOG.
+run_checkpatch()
+{
+	local log=$1 opts=() f
+	shift
+	while [ "$1" != "--" ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	: > "$log"
+	for f in $(c_files "$@"); do
+		perl "$checkpatch" --no-tree --strict --terse --show-types \
+			--no-summary "${opts[@]}" -f "$f" >> "$log" 2>&1
+	done
+	grep -vE "CAMELCASE: Avoid CamelCase: $KERNEL_CAMEL\$" "$log" |
+		grep -E ': (ERROR|WARNING|CHECK):' | sci_float_ok > "$log.findings"
+	wc -l < "$log.findings"
+}
+
+hdrs=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort)
+n_hdrs=$(echo "$hdrs" | grep -c .)
+
+fail=0
+echo "TAP version 13"
+echo "1..$((2 + (n_hdrs > 0 ? n_hdrs : 1)))"
+
+n=0
+for part in kernel user; do
+	n=$((n + 1))
+	if [ "$part" = kernel ]; then
+		what="checkpatch --strict: kernel code (module/, uapi/)"
+		dirs=(module uapi)
+		opts=()
+	else
+		what="checkpatch --strict: userspace (tools/, selftests/)"
+		dirs=(tools selftests)
+		opts=(--ignore "$USER_IGNORE")
+	fi
+	if [ ! -f "$checkpatch" ]; then
+		echo "ok $n $what # SKIP no $checkpatch (linux-source-6.1)"
+		continue
+	fi
+	bad=$(run_checkpatch "$out/checkpatch-$part.log" "${opts[@]}" -- "${dirs[@]}")
+	echo "# $what: $(c_files "${dirs[@]}" | wc -l) files, $bad findings"
+	if [ "$bad" -eq 0 ]; then
+		echo "ok $n $what"
+	else
+		sed 's/^/#   /' "$out/checkpatch-$part.log.findings" | head -n 40
+		echo "not ok $n $what"
+		fail=1
+	fi
+done
+
+if [ "$n_hdrs" -eq 0 ]; then
+	echo "ok 3 W=1 and sparse build # SKIP no /usr/src/linux-headers-*-amd64"
+	exit 0
+fi
+for h in $hdrs; do
+	n=$((n + 1))
+	v=${h#/usr/src/linux-headers-}
+	what="W=1 C=2 (sparse) build for $v: no warnings"
+	if ! command -v sparse > /dev/null; then
+		echo "ok $n $what # SKIP sparse is not installed"
+		continue
+	fi
+	d=$out/kmod-$v
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp -a Kbuild module uapi "$d/"
+	if ! make -s -C "$h" M="$d" modules W=1 C=2 > "$d/build.log" 2>&1; then
+		tail -n 20 "$d/build.log" | sed 's/^/#   /'
+		echo "not ok $n $what (the build failed)"
+		fail=1
+		continue
+	fi
+	# compiler and sparse diagnostics name a file:line, modpost's do not
+	grep -iE '^[^ ]+:[0-9]+(:[0-9]+)?: |warning|error' "$d/build.log" \
+		> "$d/warnings"
+	if [ -s "$d/warnings" ]; then
+		sed 's/^/#   /' "$d/warnings" | head -n 40
+		echo "not ok $n $what"
+		fail=1
+	else
+		echo "ok $n $what"
+	fi
+done
+exit $fail
