@@ -9,8 +9,8 @@
 #   make tools           userspace: the aicc tool, generator, simulator
 #   make check           every test: unit tests, then the VM selftests on
 #                        both kernels (see selftests/ and tools/vm/)
-#   make check-style     checkpatch --strict, W=1 and sparse (part of
-#                        make check-unit)
+#   make check-style     checkpatch --strict, shellcheck, W=1 and sparse
+#                        (part of make check-unit)
 #   make install         install the module (depmod) and the tool
 #   make deps            install build/test dependencies (Debian, root)
 
@@ -63,8 +63,8 @@ kmods:
 include $(sort $(wildcard tools/*/build.mk selftests/*/build.mk)) \
 	$(wildcard selftests/build.mk)
 
-# The coding standard: checkpatch --strict, and W=1 + sparse on every
-# installed kernel's headers (scripts/check-style.sh).
+# The coding standard: checkpatch --strict, shellcheck, and W=1 + sparse on
+# every installed kernel's headers (scripts/check-style.sh).
 CHECK_UNIT += check-style
 check-style:
 	BUILD=$(BUILD) bash scripts/check-style.sh

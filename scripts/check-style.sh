@@ -8,13 +8,17 @@
 #      except CamelCase on the kernel's own type names (struct Qdisc);
 #   2. checkpatch.pl --strict on the userspace C (tools/, selftests/), less
 #      the rules that only make sense inside the kernel (USER_IGNORE below);
-#   3. per installed kernel's headers: the module built with W=1 and
+#   3. shellcheck on the shell scripts (*.sh and files with a sh or bash
+#      shebang): no finding of severity warning or error, the sourced
+#      libraries followed (-x) so that their callers' variables count;
+#   4. per installed kernel's headers: the module built with W=1 and
 #      sparse on every file (C=2), with no warning at all.
 #
 # checkpatch.pl comes from Debian's linux-source-6.1 package, unpacked by
-# scripts/install-deps.sh (CHECKPATCH= overrides the path); sparse from
-# the sparse package.  What is missing is reported as a skip, not a pass.
-# Files are the ones git tracks (all *.c and *.h when not in a git tree).
+# scripts/install-deps.sh (CHECKPATCH= overrides the path); the other two
+# tools come from the sparse and shellcheck packages.  What is missing is
+# reported as a skip, not a pass.  Files are the ones git tracks (all *.c and *.h, or *.sh,
+# when not in a git tree).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -95,13 +99,49 @@ run_checkpatch()
 	wc -l < "$log.findings"
 }
 
+# The shell scripts: *.sh, and any other file whose first line is a sh or
+# bash shebang (tools/vm/aicc-vm, .ci/run).
+sh_files()
+{
+	local f
+
+	if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		find . -name '*.sh' | sed 's|^\./||' | sort
+		return
+	fi
+	git ls-files | while IFS= read -r f; do
+		case $f in
+		*.sh) echo "$f" ;;
+		*)	head -n 1 "$f" 2> /dev/null |
+				grep -qE '^#! ?(/usr)?/bin/(env )?(ba)?sh\b' &&
+				echo "$f" ;;
+		esac
+	done
+}
+
+# run_shellcheck LOG: prints the number of findings; they go to LOG.  Each
+# script is checked from its own directory, where the source= directives
+# and the relative paths of its '.' lines resolve.
+run_shellcheck()
+{
+	local log=$1 f
+
+	: > "$log"
+	for f in $(sh_files); do
+		(cd "$(dirname "$f")" &&
+		 shellcheck -x -S warning -f gcc "$(basename "$f")") |
+			sed "s|^|$(dirname "$f")/|" >> "$log"
+	done
+	grep -c ': \(warning\|error\):' "$log"
+}
+
 # the headers `make kmods` builds for (its KMOD_HDRS)
 hdrs=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort)
 n_hdrs=$(echo "$hdrs" | grep -c .)
 
 fail=0
 echo "TAP version 13"
-echo "1..$((2 + (n_hdrs > 0 ? n_hdrs : 1)))"
+echo "1..$((3 + (n_hdrs > 0 ? n_hdrs : 1)))"
 
 n=0
 for part in kernel user; do
@@ -130,9 +170,25 @@ for part in kernel user; do
 	fi
 done
 
+n=$((n + 1))
+what="shellcheck: shell scripts"
+if ! command -v shellcheck > /dev/null; then
+	echo "ok $n $what # SKIP shellcheck is not installed"
+else
+	bad=$(run_shellcheck "$out/shellcheck.log")
+	echo "# $what: $(sh_files | wc -l) files, $bad findings"
+	if [ "$bad" -eq 0 ]; then
+		echo "ok $n $what"
+	else
+		sed 's/^/#   /' "$out/shellcheck.log" | head -n 40
+		echo "not ok $n $what"
+		fail=1
+	fi
+fi
+
 if [ "$n_hdrs" -eq 0 ]; then
-	echo "ok 3 W=1 and sparse build # SKIP no /usr/src/linux-headers-*-amd64"
-	exit 0
+	echo "ok 4 W=1 and sparse build # SKIP no /usr/src/linux-headers-*-amd64"
+	exit $fail
 fi
 # One build per kernel by the Makefile's own `make kmods` (into
 # $out/kmod/<release>/, each with its build.log), which stops at the first

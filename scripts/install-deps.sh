@@ -31,7 +31,7 @@ apt-get update -q
 
 # Tools for building, checking and running the VM rig.
 apt-get install "${apt_opts[@]}" \
-	build-essential make gcc libc6-dev sparse bc flex bison \
+	build-essential make gcc libc6-dev sparse shellcheck bc flex bison \
 	qemu-system-x86 qemu-utils busybox-static kmod cpio xz-utils zstd \
 	iproute2 iputils-ping ethtool procps coreutils util-linux iperf3 \
 	initramfs-tools python3 gnuplot-nox linux-source-6.1

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # ktap.sh: KTAP output for aicc's shell selftests (source it).
 #

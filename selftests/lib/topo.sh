@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # topo.sh: the dumbbell testbed of aicc's network selftests (source it; run
 # as root, inside the VM rig -- never on a host you care about).

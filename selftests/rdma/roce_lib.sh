@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # roce_lib.sh: the Soft-RoCE (rdma_rxe) testbed of aicc's RDMA selftests
 # (source it; root, inside the VM rig only -- it changes routing rules and
@@ -303,6 +304,8 @@ roce_gid_index()
 	local dev=$1 addr=$2 want f i g
 
 	if [ "${addr#*:}" = "$addr" ]; then
+		# the four octets, split into printf's arguments on purpose
+		# shellcheck disable=SC2046,SC2183
 		want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
 			$(echo "$addr" | tr . ' '))
 	else
@@ -342,7 +345,9 @@ roce_rx_bytes()
 # WINDOW seconds: ROCE_KBIT (goodput received at B), ROCE_RTT (average of
 # PINGS pings through the switch in ms, sent first; empty when every one
 # was lost or PINGS is 0), ROCE_Q50 and ROCE_Q90 (the switch's queue in
-# bytes, sampled every MS ms, the first SKIP samples left out).
+# bytes, sampled every MS ms, the first SKIP samples left out).  The
+# results are for the caller:
+# shellcheck disable=SC2034
 roce_measure()
 {
 	local win=$1 pings=$2 ms=$3 skip=${4:-0} rx0 rx1 t0 t1 left

@@ -129,7 +129,7 @@ total0=$(stat_sum flows_total)
 # the default and values near it.
 knob_writer()
 {
-	local bad=0 ok=0 rej=0 i=0 p k name lo hi d f val want
+	local bad=0 ok=0 rej=0 i=0 p k name lo hi d f val
 	local -a vals
 
 	while [ ! -e "$work/stop" ]; do
@@ -178,7 +178,6 @@ knob_writer()
 profile_loader()
 {
 	local n=0 bad=0
-	local want
 
 	"$tool" profile save "$work/saved.prof" > /dev/null 2>&1 ||
 		echo "profile save failed" >> "$work/profile.err"

@@ -141,7 +141,9 @@ check "bad knob and values rejected, nothing changed" t_bad_input
 # 7: the tool's checks off, the kernel's -EINVAL in words
 t_kernel_einval()
 {
-	local before=$(cat $sys/aicc/mi)
+	local before
+
+	before=$(cat $sys/aicc/mi)
 	AICC_UNCHECKED=1 run "$A" set aicc mi=5000
 	[ "$RC" = 1 ] && [[ $ERR == *"aicc.mi = 5000: Invalid argument (value rejected by the kernel)"* ]] ||
 		{ echo "rc $RC: $ERR"; return 1; }
@@ -152,8 +154,11 @@ check "kernel EINVAL reported in words" t_kernel_einval
 # 8
 t_rollback()
 {
-	local t=$(cat $sys/aicc/target) b=$(cat $sys/aicc/beta)
-	local g=$(cat $sys/aicc/pacing_gain)
+	local t b g
+
+	t=$(cat $sys/aicc/target)
+	b=$(cat $sys/aicc/beta)
+	g=$(cat $sys/aicc/pacing_gain)
 	AICC_UNCHECKED=1 run "$A" set aicc target=333 beta=0.444 \
 		pacing_gain=1.5 mi=5000
 	[ "$RC" = 1 ] && [[ $ERR == *"earlier changes rolled back"* ]] ||

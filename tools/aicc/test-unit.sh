@@ -16,7 +16,7 @@
 # Environment: AICC (the tool), AICC_MKFAKE (the tree builder).
 
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 AICC=${AICC:-$PWD/build/aicc}
 MKFAKE=${AICC_MKFAKE:-$PWD/build/aicc-mkfake}
 
@@ -160,7 +160,7 @@ t_bad_values() {
 	run "$AICC" set aicc nosuch=1
 	echo "$ERR" | grep -q "unknown knob 'nosuch'" || fail "$ERR" || return 1
 	# 40 zeros after the point: refused, not divided by an overflowed 0
-	run "$AICC" set aicc target=.$(printf '0%.0s' $(seq 40))
+	run "$AICC" set aicc "target=.$(printf '0%.0s' {1..40})"
 	[ $RC != 0 ] && echo "$ERR" | grep -q "too many digits" || fail "$ERR"
 	[ "$(tree_sum)" = "$sum" ] || fail "tree changed"
 }
@@ -341,8 +341,8 @@ start_conn() {
 	time.sleep(30)
 	EOF
 	SRV_PID=$!
-	local i
-	for i in $(seq 50); do
+	local _
+	for _ in $(seq 50); do
 		[ -s "$TMP/ports" ] && break
 		sleep 0.1
 	done

@@ -39,7 +39,7 @@ out=$build/bench
 
 die() { echo "bench: $*" >&2; exit 2; }
 
-quick=0 kernels=6.1 reps= algos= vm=1 sim=1 cpu=1 docs=0 bld=1
+quick=0 kernels=6.1 reps='' algos='' vm=1 sim=1 cpu=1 docs=0 bld=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1; shift ;;
@@ -122,7 +122,7 @@ if [ $vm -eq 1 ]; then
 		fi
 		vpid=$!
 		# progress: the guest's "bench:" lines from the console
-		seen=0 lstart=? lmax=?
+		seen=0 lstart='?' lmax='?'
 		while kill -0 "$vpid" 2> /dev/null; do
 			sleep 5
 			if [ -f "$out/vm-$k/console.log" ]; then

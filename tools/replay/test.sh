@@ -11,7 +11,7 @@
 # from the module, is selftests/net/test_same_decisions.sh.
 
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . selftests/lib/ktap.sh
 REPLAY=${AICC_REPLAY:-$PWD/build/aicc-replay}
 GEN=${AICC_REPLAY_GEN:-$PWD/build/aicc-replay-gen}
@@ -30,6 +30,8 @@ ktap_plan 10
 run "$TMP/t"
 summary=$(echo "$out" | tail -1)
 ktap_info "$summary"
+# the four counts become $1-$4
+# shellcheck disable=SC2046
 set -- $(echo "$summary" | sed -E 's/.*; ([0-9]+) rounds, ([0-9]+) cuts, ([0-9]+) idle restarts;.* ([0-9]+) mismatches/\1 \2 \3 \4/')
 ktap_expect "identical decisions on a generated trace" \
 	"$rc -eq 0 -a ${4:-1} -eq 0"

@@ -17,7 +17,9 @@
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$dir/../.." && pwd)
+# shellcheck source=../../selftests/lib/ktap.sh
 . "$top/selftests/lib/ktap.sh"
+# shellcheck source=../../selftests/lib/topo.sh
 . "$top/selftests/lib/topo.sh"
 
 reps=${1:-3}
@@ -67,7 +69,7 @@ print("%.2f %s %s" % (mb, sys.argv[2], "nan" if j is None else "%.3f" % j))
 res=$TOPO_TMP/ablation
 : > "$res"
 echo "# arm     incast p50/ideal p99/ideal   bulk Mbit/s q99_us jain   evals"
-for r in $(seq "$reps"); do
+for _ in $(seq "$reps"); do
 	for arm in classic model; do
 		if [ $arm = model ]; then
 			cat "$model" > $sys/model || exit 1

@@ -19,7 +19,7 @@
 # checks another profile file instead (the shipped aicc.conf fails both).
 
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 TUNE=${AICC_TUNE:-$PWD/build/aicc-tune}
 SIM=${AICC_SIM:-$PWD/build/aicc-sim}
 AICC=${AICC:-$PWD/build/aicc}
@@ -53,6 +53,8 @@ tuner_sees_no_loss() {
 		[ "$line" = "0 0" ] ||
 			fail "$cs: tuned drops/rtos '$line', want '0 0'" ||
 			return 1
+		# drops and RTOs become $1 and $2
+		# shellcheck disable=SC2046
 		set -- $(case_loss "$TMP/eval.log" "$cs" dctcp)
 		[ "${1:-0}" -gt 0 ] ||
 			fail "$cs: dctcp lost nothing ('$*')" || return 1

@@ -10,7 +10,7 @@
 # Environment: AICC_TUNE, AICC, AICC_MKFAKE (default: build/...).
 
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 TUNE=${AICC_TUNE:-$PWD/build/aicc-tune}
 AICC=${AICC:-$PWD/build/aicc}
 MKFAKE=${AICC_MKFAKE:-$PWD/build/aicc-mkfake}

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # KTAP helpers of the aicc-tune shell tests (sourced):
 #   t NAME CMD...   runs CMD, prints "ok N NAME" or "not ok N NAME"

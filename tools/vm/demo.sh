@@ -67,6 +67,7 @@ if [ "${AICC_VM:-}" != 1 ]; then
 	echo "demo: --guest runs inside the VM only" >&2
 	exit 2
 fi
+# shellcheck source=../../selftests/lib/topo.sh
 . selftests/lib/topo.sh
 
 rel=$(uname -r)

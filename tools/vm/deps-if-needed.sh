@@ -15,10 +15,10 @@ missing()
 {
 	local c k miss=()
 
-	for c in qemu-system-x86_64 cpio xz zstd readelf make gcc sparse ip tc \
-		 ethtool ping ss iperf3 python3 insmod depmod timeout setpriv \
-		 dkms dh_dkms dpkg-buildpackage lintian clang valgrind gnuplot \
-		 ib_write_bw rping; do
+	for c in qemu-system-x86_64 cpio xz zstd readelf make gcc sparse \
+		 shellcheck ip tc ethtool ping ss iperf3 python3 insmod depmod \
+		 timeout setpriv dkms dh_dkms dpkg-buildpackage lintian clang \
+		 valgrind gnuplot ib_write_bw rping; do
 		command -v "$c" > /dev/null 2>&1 || miss+=("$c")
 	done
 	{ [ -x /bin/busybox ] && ! ldd /bin/busybox > /dev/null 2>&1; } ||
@@ -33,11 +33,11 @@ missing()
 	echo "${miss[*]}"
 }
 
-miss=$(missing)
-[ -z "$miss" ] && exit 0
-echo "deps-if-needed: missing: $miss"
+need=$(missing)
+[ -z "$need" ] && exit 0
+echo "deps-if-needed: missing: $need"
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps-if-needed: missing dependencies ($miss); run as root (sudo) or 'sudo make deps'" >&2
+	echo "deps-if-needed: missing dependencies ($need); run as root (sudo) or 'sudo make deps'" >&2
 	exit 2
 fi
 log=$top/build/install-deps.log
@@ -48,9 +48,9 @@ if ! bash "$top/scripts/install-deps.sh" > "$log" 2>&1; then
 	echo "deps-if-needed: scripts/install-deps.sh failed (log: $log)" >&2
 	exit 2
 fi
-miss=$(missing)
-if [ -n "$miss" ]; then
-	echo "deps-if-needed: still missing after install-deps: $miss" >&2
+need=$(missing)
+if [ -n "$need" ]; then
+	echo "deps-if-needed: still missing after install-deps: $need" >&2
 	exit 2
 fi
 echo "deps-if-needed: done"
