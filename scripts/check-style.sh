@@ -17,8 +17,8 @@
 # checkpatch.pl comes from Debian's linux-source-6.1 package, unpacked by
 # scripts/install-deps.sh (CHECKPATCH= overrides the path); the other two
 # tools come from the sparse and shellcheck packages.  What is missing is
-# reported as a skip, not a pass.  Files are the ones git tracks (all *.c and *.h, or *.sh,
-# when not in a git tree).
+# reported as a skip, not a pass.  Files are the ones git tracks (all *.c
+# and *.h, or *.sh, when not in a git tree).
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)

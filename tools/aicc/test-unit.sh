@@ -341,7 +341,6 @@ start_conn() {
 	time.sleep(30)
 	EOF
 	SRV_PID=$!
-	local _
 	for _ in $(seq 50); do
 		[ -s "$TMP/ports" ] && break
 		sleep 0.1
