@@ -135,6 +135,20 @@ run_shellcheck()
 	grep -c ': \(warning\|error\):' "$log"
 }
 
+# report WHAT FILES FINDINGS LOG: result $n, a pass without findings, else
+# a failure listing the first 40 lines of LOG.
+report()
+{
+	echo "# $1: $2 files, $3 findings"
+	if [ "$3" -eq 0 ]; then
+		echo "ok $n $1"
+	else
+		sed 's/^/#   /' "$4" | head -n 40
+		echo "not ok $n $1"
+		fail=1
+	fi
+}
+
 # the headers `make kmods` builds for (its KMOD_HDRS)
 hdrs=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort)
 n_hdrs=$(echo "$hdrs" | grep -c .)
@@ -160,14 +174,8 @@ for part in kernel user; do
 		continue
 	fi
 	bad=$(run_checkpatch "$out/checkpatch-$part.log" "${opts[@]}" -- "${dirs[@]}")
-	echo "# $what: $(c_files "${dirs[@]}" | wc -l) files, $bad findings"
-	if [ "$bad" -eq 0 ]; then
-		echo "ok $n $what"
-	else
-		sed 's/^/#   /' "$out/checkpatch-$part.log.findings" | head -n 40
-		echo "not ok $n $what"
-		fail=1
-	fi
+	report "$what" "$(c_files "${dirs[@]}" | wc -l)" "$bad" \
+		"$out/checkpatch-$part.log.findings"
 done
 
 n=$((n + 1))
@@ -176,14 +184,7 @@ if ! command -v shellcheck > /dev/null; then
 	echo "ok $n $what # SKIP shellcheck is not installed"
 else
 	bad=$(run_shellcheck "$out/shellcheck.log")
-	echo "# $what: $(sh_files | wc -l) files, $bad findings"
-	if [ "$bad" -eq 0 ]; then
-		echo "ok $n $what"
-	else
-		sed 's/^/#   /' "$out/shellcheck.log" | head -n 40
-		echo "not ok $n $what"
-		fail=1
-	fi
+	report "$what" "$(sh_files | wc -l)" "$bad" "$out/shellcheck.log"
 fi
 
 if [ "$n_hdrs" -eq 0 ]; then
