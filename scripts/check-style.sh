@@ -119,15 +119,16 @@ sh_files()
 	done
 }
 
-# run_shellcheck LOG: prints the number of findings; they go to LOG.  Each
-# script is checked from its own directory, where the source= directives
-# and the relative paths of its '.' lines resolve.
+# run_shellcheck LOG FILE...: prints the number of findings; they go to
+# LOG.  Each script is checked from its own directory, where the source=
+# directives and the relative paths of its '.' lines resolve.
 run_shellcheck()
 {
 	local log=$1 f
 
+	shift
 	: > "$log"
-	for f in $(sh_files); do
+	for f in "$@"; do
 		(cd "$(dirname "$f")" &&
 		 shellcheck -x -S warning -f gcc "$(basename "$f")") |
 			sed "s|^|$(dirname "$f")/|" >> "$log"
@@ -183,8 +184,9 @@ what="shellcheck: shell scripts"
 if ! command -v shellcheck > /dev/null; then
 	echo "ok $n $what # SKIP shellcheck is not installed"
 else
-	bad=$(run_shellcheck "$out/shellcheck.log")
-	report "$what" "$(sh_files | wc -l)" "$bad" "$out/shellcheck.log"
+	mapfile -t scripts < <(sh_files)
+	bad=$(run_shellcheck "$out/shellcheck.log" "${scripts[@]}")
+	report "$what" "${#scripts[@]}" "$bad" "$out/shellcheck.log"
 fi
 
 if [ "$n_hdrs" -eq 0 ]; then
