@@ -68,6 +68,7 @@ ROCE_TMP=
 ROCE_BG_PIDS=()
 ROCE_ATEXIT=()
 ROCE_SYSCTL_SAVE=()
+ROCE_NF_MODS=()
 ROCE_RATE_BPS=
 
 roce_err()
@@ -115,6 +116,49 @@ roce_sysctl()
 	old=$(sysctl -n "$k" 2> /dev/null) || return 1
 	ROCE_SYSCTL_SAVE+=("$k=$old")
 	sysctl -qw "$k=$v"
+}
+
+# roce_hold_nf_hooks: keep the kernel's netfilter static keys for IPv4 and
+# IPv6 LOCAL_IN and LOCAL_OUT enabled while the test runs, by
+# instantiating the legacy "filter" tables in the initial namespace (an
+# IPT_SO_GET_INFO / IP6T_SO_GET_INFO request for "filter" creates them;
+# there is no iptables binary here).  Without another hook at those
+# points, loading or unloading aicc_roce flips the keys, and the kernel
+# patches the text of ip_local_deliver() and friends live; under
+# multi-threaded TCG the other vCPU, receiving RoCE traffic, once hit the
+# patch's int3 and the guest died (6.12, CI of e921fa0).  With the tables
+# present, aicc_roce's hooks only move reference counts.  Returns 1 (and
+# says why) if the tables cannot be made; roce_cleanup unloads the
+# modules it loaded.
+roce_hold_nf_hooks()
+{
+	local m
+
+	for m in iptable_filter ip6table_filter; do
+		[ -d "/sys/module/$m" ] && continue
+		modprobe "$m" || { echo "modprobe $m failed"; return 1; }
+		ROCE_NF_MODS+=("$m")
+	done
+	python3 - << 'EOF' || return 1
+import ctypes, socket, struct, sys
+
+libc = ctypes.CDLL(None, use_errno=True)
+# struct ipt_getinfo and ip6t_getinfo: name[32], valid_hooks, hook_entry[5],
+# underflow[5], num_entries, size; IPT_SO_GET_INFO = IP6T_SO_GET_INFO = 64
+for fam, level in ((socket.AF_INET, socket.IPPROTO_IP),
+                   (socket.AF_INET6, socket.IPPROTO_IPV6)):
+    s = socket.socket(fam, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    buf = ctypes.create_string_buffer(b"filter", 84)
+    n = ctypes.c_uint(84)
+    if libc.getsockopt(s.fileno(), level, 64, buf, ctypes.byref(n)):
+        sys.exit("%s filter table: errno %d" % (fam.name, ctypes.get_errno()))
+    hooks = struct.unpack_from("I", buf.raw, 32)[0]
+    if hooks & 0xa != 0xa:
+        sys.exit("%s filter table hooks 0x%x" % (fam.name, hooks))
+EOF
+	for m in ip_tables_names ip6_tables_names; do
+		grep -qx filter "/proc/net/$m" || { echo "no filter in /proc/net/$m"; return 1; }
+	done
 }
 
 roce_cleanup()
@@ -169,6 +213,10 @@ roce_cleanup()
 	ROCE_SYSCTL_SAVE=()
 	[ -n "$ROCE_TMP" ] && rm -rf "$ROCE_TMP"
 	ROCE_TMP=
+	for ((i = ${#ROCE_NF_MODS[@]} - 1; i >= 0; i--)); do
+		rmmod "${ROCE_NF_MODS[i]}" 2> /dev/null
+	done
+	ROCE_NF_MODS=()
 }
 
 roce_rate_bps()

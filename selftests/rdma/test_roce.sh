@@ -73,6 +73,13 @@ if ! roce_setup; then
 	ktap_finish
 fi
 roce_atexit unload
+# aicc_roce's hooks must not be the only ones at LOCAL_IN/LOCAL_OUT when
+# it is unloaded during traffic (below): see roce_hold_nf_hooks.
+if why=$(roce_hold_nf_hooks 2>&1); then
+	ktap_info "netfilter hooks held by the filter tables in the initial namespace"
+else
+	ktap_info "netfilter static keys not held ($why): rmmod during traffic patches kernel text live"
+fi
 for d in ra rb; do
 	tc qdisc replace dev $d root fq limit 10000 flow_limit 1000
 done
