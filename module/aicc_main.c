@@ -390,6 +390,17 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 			aicc_apply(sk);
 			aicc_count(sk, ev);
 		}
+		/*
+		 * The first packet after the gap already has its departure
+		 * time (tcp_wstamp_ns, stamped before this event); moving
+		 * tcp_wstamp_ns delays the next one, which the kernel would
+		 * send half a packet time early (see aicc_resume_hold_ns()).
+		 * Like the kernel's pacing, only from the tenth segment on.
+		 */
+		if ((ev & AICC_EV_IDLE_RESUME) && tp->data_segs_out >= 10)
+			tp->tcp_wstamp_ns +=
+				aicc_resume_hold_ns(&ca->f,
+						    (u64)idle_us * NSEC_PER_USEC);
 		break;
 	default:
 		break;

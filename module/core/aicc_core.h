@@ -13,7 +13,9 @@
  *   aicc_on_rto()         a retransmission timeout
  *   aicc_on_tx_start()    sending resumes after the pipe went empty
  *
- * and read back two outputs: aicc_cwnd_pkts() and flow->rate (bytes/s).
+ * and read back two outputs: aicc_cwnd_pkts() and flow->rate (bytes/s),
+ * plus, after a resume, aicc_resume_hold_ns(): how long to hold the next
+ * packet back.
  * Time is in nanoseconds; windows are Q16 packets (1/65536 segment).
  * Nothing here divides on the per-ACK path: divisions happen at most once
  * per round trip, in aicc_udiv64(), which uses multiplications only.
@@ -162,6 +164,7 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 unsigned int aicc_on_tx_start(struct aicc_flow *f,
 			      const struct aicc_params *p, u64 now_ns,
 			      u64 idle_ns, u32 delivered);
+u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns);
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
 			  u32 base_ns);

@@ -849,6 +849,33 @@ KTAP_CASE(idle_resume_and_reset)
 }
 
 /*
+ * After a resume the caller holds the next packet back by half a packet
+ * time at the resumed rate (cancelling Linux's idle-pacer credit); not
+ * outside a resume, and not when the gap was shorter than 1.5 packet
+ * times.
+ */
+KTAP_CASE(resume_hold_half_a_packet_time)
+{
+	struct drv d;
+	double pkt_ns;
+	u64 h;
+
+	drv_busy_period(&d, 0);
+	ktap_expect(aicc_resume_hold_ns(&d.f, 5000000ULL) == 0,
+		    "hold outside a resume: %llu ns",
+		    aicc_resume_hold_ns(&d.f, 5000000ULL));
+	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			 d.delivered);
+	pkt_ns = d.mss * 1e9 / d.f.rate;
+	h = aicc_resume_hold_ns(&d.f, 5000000ULL);
+	ktap_expect(fabs(h - pkt_ns / 2) <= 1,
+		    "hold %llu ns, half a packet time %.1f ns", h, pkt_ns / 2);
+	ktap_expect(aicc_resume_hold_ns(&d.f, (u64)(1.4 * pkt_ns)) == 0 &&
+		    aicc_resume_hold_ns(&d.f, (u64)(1.6 * pkt_ns)) == h,
+		    "gap of 1.4 packet times: no hold; 1.6: the whole");
+}
+
+/*
  * A busy period that met no congestion (no mark, no loss, no round's queue
  * above target) says nothing about the path: the window it did not use
  * stays for the next one.  An RPC client's requests are such a trickle.

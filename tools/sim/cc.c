@@ -390,10 +390,17 @@ static void aicc_sim_rto(struct sim *s, struct flow *f)
 
 static void aicc_sim_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
 {
-	aicc_count(s, aicc_on_tx_start(&f->cc.aicc, &s->params[f->profile],
-				       s->now / PS_PER_NS, idle_ns,
-				       f->delivered));
+	unsigned int ev;
+
+	ev = aicc_on_tx_start(&f->cc.aicc, &s->params[f->profile],
+			      s->now / PS_PER_NS, idle_ns, f->delivered);
+	aicc_count(s, ev);
 	aicc_out(s, f);
+	/* as the module: tcp_wstamp_ns moved on, from the tenth segment */
+	if (s->c->kernel_pacing && (ev & AICC_EV_IDLE_RESUME) &&
+	    f->tx_order >= 10)
+		f->hold_ps += aicc_resume_hold_ns(&f->cc.aicc, idle_ns) *
+			      PS_PER_NS;
 }
 
 const struct sim_cc_ops sim_cc_aicc = {

@@ -47,6 +47,9 @@ static const char usage[] =
 "  --no-idle-restart  reno/dctcp: keep cwnd across idle periods\n"
 "  --preconnect       open every connection at time 0, its handshake on\n"
 "                     empty queues; late flows only start sending later\n"
+"  --kernel-pacing    pace as Linux does: the first ten segments unpaced,\n"
+"                     the packet after an idle pacer up to half a packet\n"
+"                     time early (and aicc's hold after a resume)\n"
 "  --stagger-ms S     stagger: flows join S ms apart and leave in reverse\n"
 "                     order S ms apart, measured over the whole interval\n"
 "                     where all are active (aiccgen bulk --stagger S\n"
@@ -66,7 +69,7 @@ enum {
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
 	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
-	O_TS_TICK, O_PRECONN, O_STAGGER, O_CJIT,
+	O_TS_TICK, O_PRECONN, O_KPACE, O_STAGGER, O_CJIT,
 };
 
 static const struct option opts[] = {
@@ -99,6 +102,7 @@ static const struct option opts[] = {
 	{ "jitter-us", required_argument, NULL, O_JITTER },
 	{ "no-idle-restart", no_argument, NULL, O_NOIDLE },
 	{ "preconnect", no_argument, NULL, O_PRECONN },
+	{ "kernel-pacing", no_argument, NULL, O_KPACE },
 	{ "ts-tick-us", required_argument, NULL, O_TS_TICK },
 	{ "stagger-ms", required_argument, NULL, O_STAGGER },
 	{ "connect-jitter-us", required_argument, NULL, O_CJIT },
@@ -424,6 +428,9 @@ int main(int argc, char **argv)
 			break;
 		case O_PRECONN:
 			c.preconnect = true;
+			break;
+		case O_KPACE:
+			c.kernel_pacing = true;
 			break;
 		case O_STAGGER:
 			c.stagger_ms = unum(o, optarg);

@@ -343,7 +343,7 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	struct seg *g;
 	u32 seq, i;
 	struct pkt *p;
-	u64 edt;
+	u64 edt, prior;
 
 	if (!f->inflight && f->snd_una == f->snd_nxt && s->ops->on_tx_start) {
 		/*
@@ -372,7 +372,8 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	i = pkt_alloc(s);
 	if (i == SIM_NONE)
 		return SIM_NONE;
-	edt = f->next_tx_ps > s->now ? f->next_tx_ps : s->now;
+	prior = f->next_tx_ps;
+	edt = prior > s->now ? prior : s->now;
 	g->tx_ps = edt;
 	g->del_at_send = f->delivered;
 	g->tx_order = ++f->tx_order;
@@ -394,9 +395,16 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	p->ce = 0;
 	p->edt = edt;
 	f->next_tx_ps = edt;
-	if (f->pacing)
-		f->next_tx_ps += (u64)(g->len + SIM_HDR_IP) *
-			1000000000000ULL / f->pacing;
+	if (f->pacing && (!s->c->kernel_pacing || f->tx_order >= 10)) {
+		u64 len_ps = (u64)(g->len + SIM_HDR_IP) * 1000000000000ULL /
+			     f->pacing;
+		u64 credit = edt - prior;
+
+		/* Linux: the idle pacer's time, up to half a packet's */
+		if (s->c->kernel_pacing)
+			len_ps -= credit < len_ps / 2 ? credit : len_ps / 2;
+		f->next_tx_ps += len_ps;
+	}
 	f->next_tx_ps += f->hold_ps;
 	f->hold_ps = 0;
 	f->last_tx_ps = s->now;

@@ -94,6 +94,15 @@ struct sim_config {
 	 */
 	bool preconnect;
 	/*
+	 * pace as Linux does (tcp_update_skb_after_send()): the first ten
+	 * segments of a connection unpaced, and a packet sent from an idle
+	 * pacer takes up to half a packet time off the next gap; aicc then
+	 * holds the packet after a resume back as the module does
+	 * (aicc_resume_hold_ns()).  Off: every packet spaced by a full
+	 * packet time, no hold.
+	 */
+	bool kernel_pacing;
+	/*
 	 * stagger: flows join this far apart and leave in reverse order as
 	 * far apart, measured over the whole interval where all are active
 	 * (aiccgen bulk --stagger --leave); 0: time_ms / (2 flows) apart,

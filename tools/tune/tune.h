@@ -135,6 +135,7 @@ struct tune_fabric {
 	u32 hops, buffer_kb, ecn_kb, fan_in;
 	u32 min_rto_us;
 	u32 ts_tick_us;		/* TCP timestamp tick, 0: none */
+	bool kernel_pacing;	/* sim_config.kernel_pacing */
 };
 
 struct tune_mix {
