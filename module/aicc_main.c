@@ -357,6 +357,25 @@ static void aicc_rx_segment(struct sock *sk, u8 ce)
 	aicc_ce_update(sk, ce);
 }
 
+/*
+ * After a resume: the first packet after the gap already has its
+ * departure time (tcp_wstamp_ns, stamped before CA_EVENT_TX_START);
+ * moving tcp_wstamp_ns on delays the next one, which the kernel would
+ * send half of this packet's time early (aicc_resume_hold_ns()).  The
+ * packet being sent is still the head of the write queue (tcp_write_xmit()
+ * moves it on after the transmit); its length counts all its segments.
+ * Like the kernel's pacing, only from the tenth segment on.
+ */
+static void aicc_resume_hold(struct sock *sk, u64 idle_ns)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct sk_buff *skb = tcp_send_head(sk);
+	u32 bytes = skb ? skb->len : tp->mss_cache;
+
+	tp->tcp_wstamp_ns += aicc_resume_hold_ns(&ca->f, idle_ns, bytes);
+}
+
 static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
@@ -390,17 +409,8 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 			aicc_apply(sk);
 			aicc_count(sk, ev);
 		}
-		/*
-		 * The first packet after the gap already has its departure
-		 * time (tcp_wstamp_ns, stamped before this event); moving
-		 * tcp_wstamp_ns delays the next one, which the kernel would
-		 * send half a packet time early (see aicc_resume_hold_ns()).
-		 * Like the kernel's pacing, only from the tenth segment on.
-		 */
 		if ((ev & AICC_EV_IDLE_RESUME) && tp->data_segs_out >= 10)
-			tp->tcp_wstamp_ns +=
-				aicc_resume_hold_ns(&ca->f,
-						    (u64)idle_us * NSEC_PER_USEC);
+			aicc_resume_hold(sk, (u64)idle_us * NSEC_PER_USEC);
 		break;
 	default:
 		break;

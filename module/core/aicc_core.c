@@ -962,23 +962,24 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 /*
  * Linux sends the packet after one that left an idle pacer early: in
  * tcp_update_skb_after_send() the time the pacer sat idle is a credit
- * ("OS jitter") that takes up to half a packet time off the next gap.
- * After an idle gap every flow of a collective takes that credit at
- * once, so the second packets follow the first ones (which all leave
- * together) at twice the resumed rate, 1.5 packets per flow within one
- * packet time.  The caller holds the next packet back by what this
- * returns after a resume (AICC_EV_IDLE_RESUME): half a packet time at the
- * resumed rate, which cancels the credit; 0 when the gap was too short
- * for the whole credit (1.5 packet times) or there is no rate.  Once per
- * resume, so the division is allowed.
+ * ("OS jitter") that takes up to half of the sent packet's time off the
+ * next gap.  After an idle gap every flow of a collective takes that
+ * credit at once, so the second packets follow the first ones (which all
+ * leave together) at twice the resumed rate, 1.5 packets per flow within
+ * one packet time.  The caller holds the next packet back by what this
+ * returns after a resume (AICC_EV_IDLE_RESUME): half the time of the
+ * packet being sent (bytes: the skb's length, several segments with
+ * GSO) at the resumed rate, which cancels the credit; 0 when the gap was
+ * too short for the whole credit (1.5 packet times) or there is no rate.
+ * Once per resume, so the division is allowed.
  */
-u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns)
+u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns, u32 bytes)
 {
 	u64 pkt_ns;
 
-	if (f->mode != AICC_MODE_RESUME || !f->rate || !f->mss)
+	if (f->mode != AICC_MODE_RESUME || !f->rate || !bytes)
 		return 0;
-	pkt_ns = aicc_udiv64((u64)f->mss * 1000000000ULL, f->rate);
+	pkt_ns = aicc_udiv64((u64)bytes * 1000000000ULL, f->rate);
 	if (idle_ns < pkt_ns + pkt_ns / 2)
 		return 0;
 	return pkt_ns / 2;

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# After an idle gap aicc holds the second packet back by half a packet
+# time (aicc_resume_hold_ns(), added to tcp_wstamp_ns at
+# CA_EVENT_TX_START), cancelling the credit Linux's pacer gives a packet
+# sent after it sat idle (tcp_update_skb_after_send(): up to half a packet
+# time off the next gap).  Without the hold the second packet after every
+# gap follows the first one by half a packet time.
+#
+# One aicc sender, its pacing capped at 2 Mbit/s (the profile's
+# pacing_max_kbps: a 1448-byte segment every 5.8 ms) on a 50 Mbit/s path,
+# sends iterations of 16 KB separated by 300 ms of idle (aiccgen incast,
+# one connection).  TCP sends skbs of two segments here (tcp_min_tso_segs;
+# the stack segments them), so the packets arrive in pairs, one pair
+# every 11.6 ms.  The receiver records the arrival time of every data
+# packet (an AF_PACKET socket, kernel timestamps) and takes the first of
+# each pair.  For each iteration after the first (the cold start sends
+# its first ten segments unpaced): the gap between the first two skbs
+# over the median gap between the later ones.  Linux alone gives about
+# 0.5, with the hold about 1.0.
+#
+#   1. topology and server
+#   2. iterations recorded (at least 5 after the first)
+#   3. median gap ratio of the second skb in 0.75..1.4
+
+dir=$(cd "$(dirname "$0")" && pwd)
+. "$dir/../lib/ktap.sh"
+. "$dir/../lib/topo.sh"
+
+topo_require_testbed
+port=6090
+knob=/sys/kernel/aicc/aicc/pacing_max_kbps
+
+ktap_plan 3
+
+topo_test_module "$TOPO_KO"
+[ -w "$knob" ] || ktap_skip_all "no $knob"
+old=$(cat "$knob")
+topo_atexit "echo $old > $knob"
+echo 2000 > "$knob"
+
+TOPO_RATE=50mbit TOPO_DELAY=2ms TOPO_AQM=none TOPO_SENDER_QDISC=fq
+if ! topo_setup || ! topo_gen_server $port --cc aicc; then
+	ktap_fail "topology and server"
+	ktap_finish
+fi
+ktap_pass "topology and server"
+
+# the receiver's capture: "t_ns seq len" per new data packet to the port
+# (a file: a background command's standard input is /dev/null)
+cat > "$TOPO_TMP/capture.py" << 'EOF'
+import socket, struct, sys
+
+port = int(sys.argv[1])
+SO_TIMESTAMPNS = 35
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+s.bind(("eth0", 0x0800))
+s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+top = None
+print("ready", flush=True)
+while True:
+    data, anc, _, _ = s.recvmsg(256, 64)
+    ip = data[14:] if len(data) > 14 and data[12:14] == b"\x08\x00" else data
+    if len(ip) < 40 or ip[9] != 6:
+        continue
+    ihl = (ip[0] & 15) * 4
+    tot = struct.unpack("!H", ip[2:4])[0]
+    tcp = ip[ihl:]
+    dport, seq = struct.unpack("!HI", tcp[2:8])
+    plen = tot - ihl - (tcp[12] >> 4) * 4
+    if dport != port or plen <= 0:
+        continue
+    if top is not None and ((seq - top) & 0xffffffff) >= 0x80000000:
+        continue		# a retransmission
+    top = (seq + plen) & 0xffffffff
+    t = None
+    for lvl, typ, val in anc:
+        if lvl == socket.SOL_SOCKET and typ == SO_TIMESTAMPNS:
+            sec, ns = struct.unpack("qq", val[:16])
+            t = sec * 1000000000 + ns
+    if t is not None:
+        print(t, seq, plen, flush=True)
+EOF
+topo_bg "$TOPO_NS_RCV" python3 -u "$TOPO_TMP/capture.py" "$port" \
+	> "$TOPO_TMP/arrivals" 2> "$TOPO_TMP/capture.err"
+for _ in $(seq 50); do
+	grep -q ready "$TOPO_TMP/arrivals" 2> /dev/null && break
+	sleep 0.1
+done
+
+topo_gen 1 incast -p $port -n 1 --size 16K --iters 8 --gap 300 --cc aicc \
+	> "$TOPO_TMP/incast.json" 2> "$TOPO_TMP/incast.err"
+sleep 0.5
+
+# "iterations median_ratio ratios..." of the iterations after the first
+read -r n ratio all < <(python3 - "$TOPO_TMP/arrivals" << 'EOF'
+import statistics, sys
+
+t = [int(l.split()[0]) for l in open(sys.argv[1]) if l[0].isdigit()]
+its, cur = [], []
+for i, x in enumerate(t):
+    if cur and x - cur[-1] > 100e6:
+        its.append(cur)
+        cur = []
+    cur.append(x)
+if cur:
+    its.append(cur)
+r, g = [], []
+for it in its[1:]:
+    # one skb's segments (GSO) arrive together: their first packet counts
+    it = [x for i, x in enumerate(it) if i == 0 or x - it[i - 1] > 1.5e6]
+    if len(it) < 4:
+        continue
+    later = statistics.median(b - a for a, b in zip(it[1:], it[2:]))
+    if later > 0:
+        r.append((it[1] - it[0]) / later)
+        g.append("%.2f/%.2f" % ((it[1] - it[0]) / 1e6, later / 1e6))
+print(len(r), "%.3f" % statistics.median(r) if r else "x",
+      " ".join("%.2f" % x for x in r), "(ms: " + " ".join(g) + ")")
+EOF
+)
+ktap_info "packets recorded: $(grep -c '^[0-9]' "$TOPO_TMP/arrivals"), ratios: ${all:-none}"
+diag=$(tail -n 2 "$TOPO_TMP/incast.err" "$TOPO_TMP/capture.err" 2>&1)
+ktap_expect "iterations recorded after the first: ${n:-0}" "${n:-0} -ge 5" \
+	"${diag:-no diagnostics}"
+ktap_expect_perf "second skb after a gap: gap over the later gaps" \
+	"${ratio:-x}" 0.75 1.4
+ktap_finish
