@@ -409,7 +409,8 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 			aicc_apply(sk);
 			aicc_count(sk, ev);
 		}
-		if ((ev & AICC_EV_IDLE_RESUME) && tp->data_segs_out >= 10)
+		if ((ev & AICC_EV_IDLE_RESUME) &&
+		    tp->data_segs_out >= AICC_PACED_FROM_SEG)
 			aicc_resume_hold(sk, (u64)idle_us * NSEC_PER_USEC);
 		break;
 	default:

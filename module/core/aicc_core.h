@@ -29,6 +29,7 @@
 #define AICC_ONE		65536U		/* 1.0 in Q16 */
 #define AICC_CWND_MAX		((u64)1 << 46)	/* 2^30 packets, Q16 */
 #define AICC_CWND_FLOOR_PKTS	2		/* smallest kernel cwnd */
+#define AICC_PACED_FROM_SEG	10		/* Linux paces from segment 10 */
 #define AICC_RTT_MAX_NS		4000000000U	/* larger samples are clamped */
 
 /* Derived, per-profile parameters.  Written only by aicc_params_set(). */

@@ -395,7 +395,8 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	p->ce = 0;
 	p->edt = edt;
 	f->next_tx_ps = edt;
-	if (f->pacing && (!s->c->kernel_pacing || f->tx_order >= 10)) {
+	if (f->pacing &&
+	    (!s->c->kernel_pacing || f->tx_order >= AICC_PACED_FROM_SEG)) {
 		u64 len_ps = (u64)(g->len + SIM_HDR_IP) * 1000000000000ULL /
 			     f->pacing;
 		u64 credit = edt - prior;

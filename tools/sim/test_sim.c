@@ -426,6 +426,14 @@ static const struct sim_cc_ops oracle_ops = {
 	.on_tx_start = oracle_tx_start,
 };
 
+/* test_aicc_incast's 256-way scenario with the oracle's senders */
+static void setup_oracle_incast(struct sim_config *c, u32 buffer_kb)
+{
+	setup(c, SIM_SC_INCAST, SIM_CC_AICC, 256, 10,
+	      &(struct over){ .buffer_kb = buffer_kb, .warmup_ms = 2,
+			      .cc_ops = &oracle_ops });
+}
+
 /*
  * --kernel-pacing models Linux's idle-pacer credit: the oracle (which
  * takes no hold) resumes with every flow's second packet half a packet
@@ -439,9 +447,7 @@ static void test_kernel_pacing_credit(void)
 	struct sim_result k, n;
 	bool ok;
 
-	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 256, 10,
-	      &(struct over){ .buffer_kb = 1024, .warmup_ms = 2,
-			      .cc_ops = &oracle_ops });
+	setup_oracle_incast(&c, 1024);
 	oracle_hold = false;
 	ok = !run(&c, &n, "oracle incast 256, 1 MB");
 	c.kernel_pacing = true;
@@ -465,9 +471,7 @@ static void test_oracle_incast(void)
 	struct sim_result h, n;
 	bool ok;
 
-	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 256, 10,
-	      &(struct over){ .buffer_kb = 512, .warmup_ms = 2,
-			      .cc_ops = &oracle_ops });
+	setup_oracle_incast(&c, 512);
 	oracle_hold = true;
 	ok = !run(&c, &h, "oracle incast 256, 512 KB, hold");
 	oracle_hold = false;
