@@ -72,8 +72,11 @@ mkdir -p "$out" || exit 1
 rm -rf "$out"/vm-* "$out/sim" "$out/cpu.txt" "$out"/callgrind-* "$out/plots" \
 	"$out"/*.png "$out/report.txt" "$out/results.json" "$out/results.csv"
 if [ $bld -eq 1 ]; then
-	echo "bench: building (make kmods tools aicc-ackcost; log: $out/build.log)"
-	if ! make -s -j2 kmods tools "$build/aicc-ackcost" > "$out/build.log" 2>&1; then
+	# selftests: the testbed helpers (qmon, for the learned policy's
+	# ablation: tools/train/vm-ablation.sh)
+	echo "bench: building (make kmods tools selftests aicc-ackcost; log: $out/build.log)"
+	if ! make -s -j2 kmods tools selftests "$build/aicc-ackcost" \
+		> "$out/build.log" 2>&1; then
 		tail -n 20 "$out/build.log" >&2
 		die "build failed"
 	fi

@@ -23,7 +23,11 @@
 #            of 32 KB each after 200 ms idle gaps, 2 warm-up + ITERS
 #   rpc      RPC probe (256 B requests, 1 KB responses, Poisson 200/s)
 #            from snd3 while two bulk flows run from snd1 and snd2;
-#            base: the same probe alone (rpcbase-<algo>.json, once)
+#            base: the same probe alone (rpcbase-<algo>.json, once).
+#            With aicc_lat and aicc_bulk both measured, one more row,
+#            "mixed": the profiles as meant to be deployed, the probe (and
+#            its server's responses) on aicc_lat, the bulk flows on
+#            aicc_bulk (raw files rpc-mixed-*, base the aicc_lat probe's)
 #   deep     one flow, the bottleneck leaf swapped for a 1 MB drop-tail
 #            bfifo (no ECN marking), backlog sampled
 # and, in full runs with aicc, the learned policy's ablation
@@ -83,6 +87,11 @@ for a in $algos; do
 	grep -qw "$a" /proc/sys/net/ipv4/tcp_available_congestion_control ||
 		{ echo "bench: congestion control '$a' not available" >&2; exit 1; }
 done
+# the rpc scenario's extra row (see above)
+rpc_extra=
+if [[ " $algos " == *" aicc_lat "* && " $algos " == *" aicc_bulk "* ]]; then
+	rpc_extra=mixed
+fi
 
 testbed_setup 8 || { echo "bench: topology setup failed" >&2; exit 1; }
 
@@ -174,6 +183,7 @@ s1=${TOPO_NS_SND[1]}
 	echo "incast_iters $ITERS"
 	echo "rpc_secs $RPC_SECS"
 	echo "rpc_rate $RPC_RATE"
+	echo "rpc_extra $rpc_extra"
 	echo "cpus $(nproc)"
 } > "$raw/meta.txt"
 
@@ -186,13 +196,16 @@ for a in $algos; do
 		--cc "$a" --req 256 --resp 1K --rate 100 -t 2 --seed 7 \
 		> "$raw/rpcbase-$a.json" 2> /dev/null
 done
+[ -z "$rpc_extra" ] || cp "$raw/rpcbase-aicc_lat.json" "$raw/rpcbase-mixed.json"
 
 t_start=$(cut -d' ' -f1 /proc/uptime)
 for ((rep = 1; rep <= reps; rep++)); do
 	for sc in $scenarios; do
 		[ "$sc" = deep ] && leaf deep
-		for a in $algos; do
-			pt=${port[$a]}
+		list=$algos
+		[ "$sc" = rpc ] && list="$algos $rpc_extra"
+		for a in $list; do
+			pt=${port[$a]:-}
 			echo "bench: rep $rep/$reps: $sc $a"
 			case $sc in
 			bulk|deep)
@@ -212,20 +225,26 @@ for ((rep = 1; rep <= reps; rep++)); do
 					--rate-mbit "$RATE_MBIT" --base-rtt $((DELAY_MS * 1000))
 				;;
 			rpc)
+				# The probe's algorithm pa (its server's too:
+				# each listens on its own port) and the bulk
+				# flows' ba: both a, or the mixed row's pair.
+				pa=$a ba=$a
+				[ "$a" = mixed ] && pa=aicc_lat ba=aicc_bulk
 				# The probe connects before the bulk flows start
 				# (0.3 s later) and sends from 1.5 s into them:
 				# connecting under load, bbr's queue dropped
 				# every SYN (not ECN-capable) at the RED leaf.
 				{
 					sleep 0.3
-					exec "$gen" bulk -j -c "$TOPO_RCV_ADDR" -p "$pt" \
-						--netns "$(snd_list 2)" --cc "$a" -n 2 \
-						-t $((RPC_SECS + 3)) --interval 500
+					exec "$gen" bulk -j -c "$TOPO_RCV_ADDR" \
+						-p "${port[$ba]}" --netns "$(snd_list 2)" \
+						--cc "$ba" -n 2 -t $((RPC_SECS + 3)) \
+						--interval 500
 				} > "$raw/rpcbulk-$a-r$rep.json" 2> /dev/null &
 				bp=$!
 				RUN_QS_DELAY=1.8 run "$sc" "$a" "$rep" "$gen" rpc -j \
-					-c "$TOPO_RCV_ADDR" -p "$pt" \
-					--netns "${TOPO_NS_SND[3]}" --cc "$a" \
+					-c "$TOPO_RCV_ADDR" -p "${port[$pa]}" \
+					--netns "${TOPO_NS_SND[3]}" --cc "$pa" \
 					--req 256 --resp 1K --rate "$RPC_RATE" \
 					-t "$RPC_SECS" --seed "$rep" --start-delay 1.8
 				wait "$bp"

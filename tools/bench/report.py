@@ -245,14 +245,19 @@ def testbed(raw):
     algos = meta.get("algos", "").split()
     scs = meta.get("scenarios", "").split()
     reps = int(meta.get("reps", "1"))
+    # the rpc scenario's extra rows (guest.sh: "mixed", the probe on
+    # aicc_lat and the bulk flows on aicc_bulk)
+    rows = {sc: algos + (meta.get("rpc_extra", "").split() if sc == "rpc" else [])
+            for sc in scs}
     rpcbase = {a: load_json(os.path.join(raw, "rpcbase-%s.json" % a)) or {}
-               for a in algos}
+               for a in rows.get("rpc", algos)}
     runs = {}
     for sc in scs:
-        for a in algos:
+        for a in rows[sc]:
             runs[(sc, a)] = [r for r in (testbed_run(raw, sc, a, k, meta, rpcbase)
                                          for k in range(1, reps + 1)) if r]
-    return {"meta": meta, "algos": algos, "scenarios": scs, "runs": runs}
+    return {"meta": meta, "algos": algos, "rows": rows, "scenarios": scs,
+            "runs": runs}
 
 
 # ---- simulator and CPU ------------------------------------------------------
@@ -336,20 +341,32 @@ def sim_ablation(path):
 
 
 def vm_ablation(path):
-    """tools/train/vm-ablation.sh: the per-arm medians and the run count."""
+    """tools/train/vm-ablation.sh: the per-arm medians and the run count.
+
+    None unless every row has all its columns: a run row is the arm, the
+    five measures and the policy's evaluations, a median row the arm and
+    the five measures.  A row short of a column (a measure printed empty)
+    would otherwise shift the rest into the wrong columns.
+    """
     res, runs, medians = {}, 0, False
     try:
         for ln in open(path):
             f = ln.split()
             if ln.startswith("# medians"):
                 medians = True
-            elif len(f) == 6 and f[0] in ABL_ARMS and medians:
+            elif not f or f[0] not in ABL_ARMS:
+                continue
+            elif len(f) != (1 + len(ABL_KEYS) + (0 if medians else 1)):
+                sys.stderr.write("report: %s: malformed row '%s'\n" %
+                                 (path, ln.strip()))
+                return None
+            elif medians:
                 res[f[0]] = dict(zip(ABL_KEYS, (float(x) for x in f[1:])))
-            elif len(f) == 7 and f[0] in ABL_ARMS and not medians:
+            else:
                 runs += 1
     except (OSError, ValueError):
         return None
-    if len(res) != len(ABL_ARMS):
+    if len(res) != len(ABL_ARMS) or not runs:
         return None
     res["runs"] = runs
     return res
@@ -463,10 +480,13 @@ def testbed_tables(tb):
             continue
         title, cols = TB_TABLES[sc]
         rows = []
-        for a in tb["algos"]:
+        for a in tb.get("rows", {}).get(sc, tb["algos"]):
             runs = tb["runs"].get((sc, a)) or []
             rows.append([a] + [fmt(agg(runs, key), d) for _, key, d in cols])
         out.append(table("[%s] %s" % (sc, title), [("algorithm",)] + cols, rows))
+        if sc == "rpc" and "mixed" in tb.get("rows", {}).get(sc, []):
+            out[-1] += ("mixed: the probe (and its server) on aicc_lat, the "
+                        "bulk flows on aicc_bulk\n")
     return "\n".join(out)
 
 

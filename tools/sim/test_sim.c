@@ -368,6 +368,9 @@ static void test_aicc_incast(void)
 	 * idles.  The bound itself is reachable: test_oracle_incast meets it
 	 * with rates held at the fair share and phases spread at each
 	 * resume, which the law does not do (Documentation/algorithm.rst).
+	 * Adding the oracle's random hold to the law was tried and made it
+	 * worse: its rates do not sum to the line rate (Documentation/
+	 * tuning.rst, "Spreading the senders' phases at each resume").
 	 */
 	report_todo(ok, "aicc_incast_256_bounded_no_drops_where_dctcp_drops",
 		    "min_cwnd 1 packet: 256 in flight = BDP + 259 KB > 256 KB; "

@@ -4,7 +4,8 @@
 # The learned policy's ablation in the VM testbed: the same workloads with
 # no model and with the trained model (tools/train/results/aicc.model),
 # alternating, on the dumbbell of selftests/lib/topo.sh (4 senders, 20
-# Mbit/s bottleneck with step ECN, 5 ms base RTT).  Inside the VM rig only:
+# Mbit/s bottleneck with step ECN, 5 ms base RTT).  Needs make kmods tools
+# selftests (the module, aiccgen, qmon).  Inside the VM rig only:
 #
 #   flock /tmp/aicc-vm.lock tools/vm/aicc-vm --kernel 6.1 --out DIR -- \
 #	bash tools/train/vm-ablation.sh [REPEATS]
@@ -29,6 +30,9 @@ sys=/sys/kernel/aicc
 port=5995
 [ -f "$ko" ] && [ -f "$model" ] || { echo "no module or model" >&2; exit 4; }
 command -v python3 > /dev/null || { echo "no python3" >&2; exit 4; }
+# the bulk workload's queue samples: without qmon every run would lack
+# its q99 column
+[ -x "$TOPO_QMON" ] || { echo "no $TOPO_QMON (make selftests)" >&2; exit 1; }
 
 rmmod tcp_aicc 2>/dev/null
 insmod "$ko" || exit 1
@@ -49,12 +53,15 @@ print("%.3f %.3f" % (s["ratio_p50"], s["ratio_p99"]))
 ' "$TOPO_TMP/incast.json" 2>/dev/null || echo "nan nan"
 }
 
-bulk()	# -> "mbit q99_us jain"
+bulk()	# -> "mbit q99_us jain" ("nan" for what was not measured)
 {
+	local q
+
 	topo_qsample_start 5
 	topo_gen 1 bulk -p $port -n 2 -t 8 --stagger 2000 --cc aicc \
 		> "$TOPO_TMP/bulk.json" 2>/dev/null
 	topo_qsample_stop
+	q=$(topo_qsample_delay_us 99)
 	python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -62,7 +69,7 @@ iv = [i for i in r["intervals"] if i["start_s"] >= 3]
 mb = sum(i["total_mbps"] for i in iv) / max(len(iv), 1)
 j = (r.get("fairness") or {}).get("jain")
 print("%.2f %s %s" % (mb, sys.argv[2], "nan" if j is None else "%.3f" % j))
-' "$TOPO_TMP/bulk.json" "$(topo_qsample_delay_us 99)" 2>/dev/null ||
+' "$TOPO_TMP/bulk.json" "${q:-nan}" 2>/dev/null ||
 		echo "nan nan nan"
 }
 
