@@ -13,9 +13,9 @@
 # sends iterations of 16 KB separated by 300 ms of idle (aiccgen incast,
 # one connection).  TCP sends skbs of one or, mostly, two segments here
 # (tcp_min_tso_segs; the stack segments them), so the packets arrive
-# mostly in pairs, one pair every 11.6 ms.  The receiver records the arrival time of every data
-# packet (an AF_PACKET socket, kernel timestamps) and groups each skb's
-# segments (arriving together).  For each iteration after the first (the
+# mostly in pairs, one pair every 11.6 ms.  The receiver records the
+# arrival time of every data packet (an AF_PACKET socket, kernel
+# timestamps) and groups each skb's segments (arriving together).  For each iteration after the first (the
 # cold start sends its first ten segments unpaced): the gap between the
 # first two skbs over the first skb's pacing time (its bytes times the
 # median time per byte of the later gaps; skbs are one or two segments).
@@ -140,7 +140,7 @@ for it in its[1:]:
 # the resumed iterations: the last ones
 k = int(sys.argv[2])
 all_r = " ".join("%.2f" % x for x in r)
-r = r[len(r) - k:] if 0 < k <= len(r) else (r if k > len(r) else [])
+r = r[-k:] if k > 0 else []
 print(len(r), "%.3f" % statistics.median(r) if r else "x",
       all_r, "(ms: " + " ".join(g) + ")")
 EOF

@@ -480,11 +480,11 @@ def testbed_tables(tb):
             continue
         title, cols = TB_TABLES[sc]
         rows = []
-        for a in tb.get("rows", {}).get(sc, tb["algos"]):
+        for a in tb["rows"][sc]:
             runs = tb["runs"].get((sc, a)) or []
             rows.append([a] + [fmt(agg(runs, key), d) for _, key, d in cols])
         out.append(table("[%s] %s" % (sc, title), [("algorithm",)] + cols, rows))
-        if sc == "rpc" and "mixed" in tb.get("rows", {}).get(sc, []):
+        if sc == "rpc" and "mixed" in tb["rows"][sc]:
             out[-1] += ("mixed: the probe (and its server) on aicc_lat, the "
                         "bulk flows on aicc_bulk\n")
     return "\n".join(out)
