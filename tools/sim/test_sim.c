@@ -370,7 +370,9 @@ static void test_aicc_incast(void)
 	 * resume, which the law does not do (Documentation/algorithm.rst).
 	 * Adding the oracle's random hold to the law was tried and made it
 	 * worse: its rates do not sum to the line rate (Documentation/
-	 * tuning.rst, "Spreading the senders' phases at each resume").
+	 * tuning.rst, "Spreading the senders' phases at each resume"), and
+	 * so was Swift's increase below one packet, re-tuned (q99 383-434
+	 * KB).
 	 */
 	report_todo(ok, "aicc_incast_256_bounded_no_drops_where_dctcp_drops",
 		    "min_cwnd 1 packet: 256 in flight = BDP + 259 KB > 256 KB; "
