@@ -20,9 +20,9 @@
 # 50 Mbit/s htb the second segment of a pair often came 2-3 ms after the
 # first (the shaper's timer under the emulator), and a pair split that
 # way reads as a one-segment skb with a gap of 0.2-0.5.  At the sender
-# this still happens to the first pair after a gap, in one to five of 23
-# iterations (the pacing schedule shows the hold applied: the next skb
-# leaves on time), and the median absorbs it.  For each
+# this still happens to the first pair after a gap, in up to one
+# iteration in five (the pacing schedule shows the hold applied: the next
+# skb leaves on time), and the median absorbs it.  For each
 # iteration after the first (the cold start sends its first ten segments
 # unpaced): the gap between the first two skbs over the first skb's
 # pacing time (its bytes times the median time per byte of the later
