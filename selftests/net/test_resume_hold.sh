@@ -22,12 +22,13 @@
 # way reads as a one-segment skb with a gap of 0.2-0.5.  At the sender
 # this still happens to the first pair after a gap, in up to one
 # iteration in five (the pacing schedule shows the hold applied: the next
-# skb leaves on time), and the median absorbs it.  For each
-# iteration after the first (the cold start sends its first ten segments
-# unpaced): the gap between the first two skbs over the first skb's
-# pacing time (its bytes times the median time per byte of the later
-# gaps; skbs are one or two segments).  Linux alone gives about 0.5,
-# with the hold about 1.0.
+# skb leaves on time), and the median absorbs it.
+#
+# For each iteration after the first (the cold start sends its first ten
+# segments unpaced): the gap between the first two skbs over the first
+# skb's pacing time (its bytes times the median time per byte of the
+# later gaps; skbs are one or two segments).  Linux alone gives about
+# 0.5, with the hold about 1.0.
 #
 # Only resumed iterations count.  The capped rate builds no queue, so
 # fast start ends only on a late (delayed-ACK) sample, after a varying

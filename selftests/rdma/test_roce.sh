@@ -228,9 +228,10 @@ ktap_expect "malformed packets ignored (malformed +$((m1 - m0)), cnp_bad +$((b1 
 	"$((m1 - m0)) -ge 40 -a $((b1 - b0)) -ge 60 -a $c1 -eq $c0"
 
 # 12..13. unload during traffic
-# The client runs for 10 s so that the window after the unload falls inside
-# it even when rmmod itself takes seconds under the emulator; the test says
-# so rather than reading a finished transfer as a stall.
+# The client runs for 10 s so that the 2 s window after the unload falls
+# inside it (a 5 s client once ended before the window: +0 bytes, exit 0),
+# and it must still be running at the window's end, so that a finished
+# transfer does not pass or fail as a stall.  rmmod's own time is logged.
 roce_write_bw 18519 10
 p=$ROCE_LAST_PID
 sleep 2

@@ -370,10 +370,10 @@ static void test_aicc_incast(void)
 	 * resume, which the law does not do (Documentation/algorithm.rst).
 	 * Adding the oracle's random hold to the law was tried and made it
 	 * worse: its rates do not sum to the line rate (Documentation/
-	 * tuning.rst, "Spreading the senders' phases at each resume"), and
-	 * so were Swift's increase below one packet and resuming at the
-	 * rate of the busy period's first half, each re-tuned (q99 383-434
-	 * and 290-342 KB, at 1.3 and 1.8 times ideal).
+	 * tuning.rst, "Spreading the senders' phases at each resume").
+	 * Swift's increase below one packet and resuming at the rate of
+	 * the busy period's first half, each re-tuned, miss it too: q99
+	 * 383-434 and 290-342 KB, at 1.3 and 1.8 times ideal.
 	 */
 	report_todo(ok, "aicc_incast_256_bounded_no_drops_where_dctcp_drops",
 		    "min_cwnd 1 packet: 256 in flight = BDP + 259 KB > 256 KB; "
