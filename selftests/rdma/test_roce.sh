@@ -228,10 +228,14 @@ ktap_expect "malformed packets ignored (malformed +$((m1 - m0)), cnp_bad +$((b1 
 	"$((m1 - m0)) -ge 40 -a $((b1 - b0)) -ge 60 -a $c1 -eq $c0"
 
 # 12..13. unload during traffic
-# The client runs for 10 s so that the 2 s window after the unload falls
-# inside it (a 5 s client once ended before the window: +0 bytes, exit 0),
-# and it must still be running at the window's end, so that a finished
-# transfer does not pass or fail as a stall.  rmmod's own time is logged.
+# Once aicc_roce is gone its packets leave without ECT(0), so the RED
+# bottleneck drops instead of marking them and RC recovers by go-back-N
+# and retry timeouts (-u 17: 0.5 s each).  Measured across the unload:
+# 17-22 sequence errors and up to 27 retries, none in the second before
+# it; a queue pair can then move nothing for over 2 s (two of about a
+# dozen runs read +0 bytes in a 2 s window with the client still
+# running).  So the bytes are counted from the unload until the client,
+# which runs for 10 s, ends.
 roce_write_bw 18519 10
 p=$ROCE_LAST_PID
 sleep 2
@@ -243,15 +247,12 @@ else
 fi
 t1=$(cut -d' ' -f1 /proc/uptime)
 rx0=$(roce_rx_bytes)
-sleep 2
-rx1=$(roce_rx_bytes)
-alive=0
-kill -0 "$p" 2> /dev/null && alive=1
 wait "$p"
 rc=$?
-ktap_info "rmmod took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s; client still running after the window: $alive"
-ktap_expect "traffic goes on after rmmod (+$((rx1 - rx0)) bytes in 2 s, ib_write_bw rc $rc)" \
-	"$((rx1 - rx0)) -gt 100000 -a $rc -eq 0 -a $alive -eq 1"
+rx1=$(roce_rx_bytes)
+ktap_info "rmmod took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
+ktap_expect "traffic goes on after rmmod (+$((rx1 - rx0)) bytes until the client ended, ib_write_bw rc $rc)" \
+	"$((rx1 - rx0)) -gt 100000 -a $rc -eq 0"
 
 # 14. the kernel is fine
 if dmesg | grep -qE 'BUG:|WARNING:|Oops'; then
