@@ -168,6 +168,7 @@ if [ $sim -eq 1 ]; then
 		seeds="1 2 3"
 		scen=("long: 4 flows|long --flows 4"
 		      "stagger: 8 flows join and leave|stagger --flows 8 --time-ms 20"
+		      "stagger: 8 persistent connections join and leave|stagger --flows 8 --time-ms 20 --preconnect"
 		      "incast: 64-way|incast --flows 64"
 		      "incast: 256-way, 512 KB buffer|incast --flows 256 --buffer-kb 512"
 		      "incast: 64-way, 25 Gbit/s, 20 us|incast --flows 64 --rate-gbit 25 --rtt-us 20 --buffer-kb 512 --ecn-kb 32"

@@ -595,7 +595,10 @@ def sim_targets(sim):
     swift, reno)."""
     out = []
     base = [c for c in ("dctcp", "swift", "reno") if c in sim["ccs"]]
+    stg = [x for x in sim["labels"] if x.startswith("stagger")]
     inc = [x for x in sim["labels"] if x.startswith("incast")]
+    for k, lb in enumerate(stg):
+        out.append("  (stagger %d: %s)" % (k + 1, lb))
     for k, lb in enumerate(inc):
         out.append("  (incast %d: %s)" % (k + 1, lb))
 
@@ -624,10 +627,11 @@ def sim_targets(sim):
             if q is not None and d:
                 line(a, "queue p99 <= 0.3 x dctcp's", q / d <= 0.3,
                      "%.2f x (%.0f vs %.0f KB)" % (q / d, q, d))
-        lb = first("stagger")
-        if lb and m(lb, a, "jain") is not None:
+        for k, lb in enumerate(stg):
             j = m(lb, a, "jain")
-            line(a, "Jain's index >= 0.99", j >= 0.99, "%.3f" % j)
+            if j is not None:
+                line(a, "stagger %d: Jain's index >= 0.99" % (k + 1),
+                     j >= 0.99, "%.3f" % j)
         for k, lb in enumerate([x for x in sim["labels"] if x.startswith("incast")]):
             r = m(lb, a, "cct_ratio")
             if r is None:

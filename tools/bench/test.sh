@@ -34,7 +34,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..14"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -142,6 +142,14 @@ with open(os.path.join(sim, "manifest.txt"), "w") as m:
                        "iterations": 3, "cct_ideal_us": 100,
                        "cct_us": {"mean": 110, "p99": 120}, "fct": [{"count": 0}]}, f)
         m.write("incast: 64-way|%s|1|r%d.json\n" % (cc, i))
+    # two stagger lines: the target is judged on each
+    for i, (lb, jain) in enumerate((("stagger: late handshakes", 0.98),
+                                    ("stagger: persistent", 0.995))):
+        with open(os.path.join(sim, "s%d.json" % i), "w") as f:
+            json.dump({"util": 1.0, "queue_kb": {"p50": 5, "p99": 50},
+                       "queue_us": {"p99": 4}, "drops": 0, "rtos": 0,
+                       "jain": jain, "fct": [{"count": 0}]}, f)
+        m.write("%s|aicc|1|s%d.json\n" % (lb, i))
 with open(os.path.join(sim, "ablation.txt"), "w") as f:
     f.write("== held-out set, tuned knobs ==\n"
             "held-out, tuned knobs (x.conf): classic 1.200, with model 1.100 "
@@ -234,6 +242,13 @@ v aicc 'utilisation >= 0.97' met && v aicc 'queue p99 <= 0.3' met &&
 		"$tmp/out.txt" &&
 	v aicc 'core <= 150' met && v aicc_bulk 'core <= 150' MISSED
 ok $? "target verdicts"
+
+# the simulator's Jain target, once per stagger line, each line named
+grep -q '^  (stagger 1: stagger: late handshakes)$' "$tmp/out.txt" &&
+	grep -q '^  (stagger 2: stagger: persistent)$' "$tmp/out.txt" &&
+	v aicc "stagger 1: Jain's index >= 0.99 +0.980" MISSED &&
+	v aicc "stagger 2: Jain's index >= 0.99 +0.995" met
+ok $? "simulator: Jain's index judged on every stagger line"
 
 head -n 1 "$tmp/b/results.csv" | grep -q '^source,scenario,algorithm,metric,median,min,max,n' &&
 	grep -q '^testbed-6.1.0-test,bulk,aicc,util,0.985,0.98,0.99,2' "$tmp/b/results.csv" &&
