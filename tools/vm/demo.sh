@@ -17,7 +17,9 @@
 #   - an 8-to-1 incast of 128 KB per sender over persistent connections,
 #     10 iterations after 2 warm-up ones (aiccgen incast): completion time
 #     p50/p99 and timeouts;
-# then prints one comparison table.  Raw JSON: build/demo/.
+# then prints one comparison table and aicc's ratios to each of the others
+# (queue p99, incast p99) at the utilisation each reached.  Raw JSON:
+# build/demo/.
 #
 #   make demo | tools/vm/demo.sh [--kernel 6.1|6.12] [--secs N]
 
@@ -31,7 +33,7 @@ guest=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--guest) guest=1; shift; continue ;;
-	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--kernel|--secs) [ $# -ge 2 ] || { echo "demo: $1 needs a value" >&2; exit 2; } ;;
 	*) echo "demo: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
@@ -122,6 +124,7 @@ def rto_of(s):
     return "-"
 
 rows = []
+num = {}
 for a in algos:
     b = load("%s/bulk-%s.json" % (out, a)) or {}
     i = load("%s/incast-%s.json" % (out, a)) or {}
@@ -132,6 +135,9 @@ for a in algos:
     mbps = b.get("total_mbps")
     retr = (b.get("netns") or {}).get("retrans_segs")
     s = i.get("summary") or {}
+    num[a] = {"util": mbps / 20.0 if mbps is not None else None,
+              "q99": int(q99) / 1000.0 if q99.isdigit() else None,
+              "inc99": s["p99_us"] / 1000.0 if "p99_us" in s else None}
     rows.append((a,
                  "%.1f" % mbps if mbps is not None else "-",
                  "%.2f" % (mbps / 20.0) if mbps is not None else "-",
@@ -150,6 +156,21 @@ print("bulk: one flow alone through the bottleneck; incast: 8 x 128 KB bursts")
 print("  ".join(h.rjust(w[k]) for k, h in enumerate(hdr)))
 for r in rows:
     print("  ".join(c.rjust(w[k]) for k, c in enumerate(r)))
+print()
+
+# The first algorithm against each of the others, as ratios within this
+# run (the absolute figures depend on how busy the host is).
+me = algos[0]
+for o in algos[1:]:
+    a, b = num[me], num[o]
+    parts = []
+    if a["util"] is not None and b["util"] is not None:
+        parts.append("utilisation %.2f vs %.2f" % (a["util"], b["util"]))
+    for k, what in (("q99", "queue p99"), ("inc99", "incast p99")):
+        if a[k] is not None and b[k]:
+            parts.append("%s %.2f x (%.1f vs %.1f ms)" %
+                         (what, a[k] / b[k], a[k], b[k]))
+    print("%s against %s: %s" % (me, o, "; ".join(parts) or "no data"))
 print()
 EOF
 topo_cleanup

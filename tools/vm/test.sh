@@ -5,7 +5,8 @@
 # check-unit), with the 6.1 kernel: aicc-vm returns the command's status;
 # a guest that dies in the command is reported as 125 and not booted again;
 # a guest that dies before the command (a kernel that cannot find its init
-# here, AICC_VM_APPEND) is booted once more, then reported as 125.
+# here, AICC_VM_APPEND) is booted once more, then reported as 125; the
+# console copied to stdout carries no terminal control sequence.
 # Skips (exit 4) without root or without the kernel.
 
 set -u
@@ -16,7 +17,7 @@ out=$top/build/vm-rig-test
 
 ktap_require_root
 ls /boot/vmlinuz-6.1.* > /dev/null 2>&1 || ktap_skip_all "needs the 6.1 kernel"
-ktap_plan 3
+ktap_plan 4
 
 # vm ARGS... -- CMD: aicc-vm's status in $rc, its stderr in $err
 vm()
@@ -42,6 +43,21 @@ AICC_VM_APPEND="rdinit=/nonexistent" vm -- true
 	[ -s "$out/console-boot1.log" ] && [ -s "$out/console.log" ]
 ktap_result "a guest that dies before the command: booted twice, then 125" $? \
 	"rc $rc: $err"
+
+# Without --quiet the console reaches stdout, less the firmware's and the
+# guest's escape sequences (SeaBIOS sends ESC c and ESC [?7l, which would
+# leave the user's terminal without line wrapping), the firmware's banner
+# and CRs: the command's output is the first line.
+rm -rf "$out"
+text=$(flock /tmp/aicc-vm.lock "$vm" --kernel 6.1 --timeout 120 --out "$out" \
+	-- printf 'one\033[2Jtwo\033[?7lthree\n' 2> /dev/null)
+rc=$?
+esc=$'\033'
+[ $rc -eq 0 ] && [ "$(head -n 1 <<< "$text")" = onetwothree ] &&
+	! grep -q "$esc" <<< "$text" && ! grep -q $'\r' <<< "$text" &&
+	grep -qa "one${esc}\[2Jtwo" "$out/console.log"
+ktap_result "the console on stdout is text, console.log as it came" $? \
+	"rc $rc: $(grep -c "$esc" <<< "$text") lines with ESC on stdout"
 
 rm -rf "$out"
 ktap_finish
