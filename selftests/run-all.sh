@@ -155,7 +155,7 @@ for k in $kernels; do
 	AICC_TESTS="${words[*]:-}" tools/vm/aicc-vm --kernel "$k" --timeout "$vm_tmo" \
 		--out "$out" -- env AICC_TESTS="${words[*]:-}" \
 		bash selftests/run-in-vm.sh 2>&1 | tee "$res/vm-$k.log" |
-		tr -d '\r' | grep --line-buffered -E '^# ---- |^(not )?ok [0-9]' |
+		grep --line-buffered -E '^# ---- |^(not )?ok [0-9]' |
 		sed -u -e 's/^# ---- \(.*\)/   -- \1/; t' -e 's/^/      /'
 	vrc=${PIPESTATUS[0]}
 	vend=$(date +%s)

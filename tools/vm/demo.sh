@@ -123,6 +123,15 @@ def rto_of(s):
             return str(s[k])
     return "-"
 
+def ms(us):
+    """Microseconds (a number or a digit string) as ms, None if missing."""
+    if isinstance(us, str):
+        us = int(us) if us.isdigit() else None
+    return us / 1000.0 if us is not None else None
+
+def fmt(x, f):
+    return "-" if x is None else f % x
+
 rows = []
 num = {}
 for a in algos:
@@ -135,17 +144,13 @@ for a in algos:
     mbps = b.get("total_mbps")
     retr = (b.get("netns") or {}).get("retrans_segs")
     s = i.get("summary") or {}
-    num[a] = {"util": mbps / 20.0 if mbps is not None else None,
-              "q99": int(q99) / 1000.0 if q99.isdigit() else None,
-              "inc99": s["p99_us"] / 1000.0 if "p99_us" in s else None}
-    rows.append((a,
-                 "%.1f" % mbps if mbps is not None else "-",
-                 "%.2f" % (mbps / 20.0) if mbps is not None else "-",
-                 "%.1f" % (int(q50) / 1000.0) if q50.isdigit() else "-",
-                 "%.1f" % (int(q99) / 1000.0) if q99.isdigit() else "-",
-                 marks, drops, "-" if retr is None else str(retr),
-                 "%.1f" % (s["p50_us"] / 1000.0) if "p50_us" in s else "-",
-                 "%.1f" % (s["p99_us"] / 1000.0) if "p99_us" in s else "-",
+    n = num[a] = {"util": mbps / 20.0 if mbps is not None else None,
+                  "q50": ms(q50), "q99": ms(q99),
+                  "inc50": ms(s.get("p50_us")), "inc99": ms(s.get("p99_us"))}
+    rows.append((a, fmt(mbps, "%.1f"), fmt(n["util"], "%.2f"),
+                 fmt(n["q50"], "%.1f"), fmt(n["q99"], "%.1f"),
+                 marks, drops, fmt(retr, "%s"),
+                 fmt(n["inc50"], "%.1f"), fmt(n["inc99"], "%.1f"),
                  rto_of(s)))
 
 hdr = ("algorithm", "Mbit/s", "util", "q p50 ms", "q p99 ms", "CE marks",
@@ -162,14 +167,14 @@ print()
 # run (the absolute figures depend on how busy the host is).
 me = algos[0]
 for o in algos[1:]:
-    a, b = num[me], num[o]
+    x, y = num[me], num[o]
     parts = []
-    if a["util"] is not None and b["util"] is not None:
-        parts.append("utilisation %.2f vs %.2f" % (a["util"], b["util"]))
+    if x["util"] is not None and y["util"] is not None:
+        parts.append("utilisation %.2f vs %.2f" % (x["util"], y["util"]))
     for k, what in (("q99", "queue p99"), ("inc99", "incast p99")):
-        if a[k] is not None and b[k]:
+        if x[k] is not None and y[k]:
             parts.append("%s %.2f x (%.1f vs %.1f ms)" %
-                         (what, a[k] / b[k], a[k], b[k]))
+                         (what, x[k] / y[k], x[k], y[k]))
     print("%s against %s: %s" % (me, o, "; ".join(parts) or "no data"))
 print()
 EOF

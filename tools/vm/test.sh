@@ -18,27 +18,31 @@ out=$top/build/vm-rig-test
 ktap_require_root
 ls /boot/vmlinuz-6.1.* > /dev/null 2>&1 || ktap_skip_all "needs the 6.1 kernel"
 ktap_plan 4
+mkdir -p "$top/build"
 
-# vm ARGS... -- CMD: aicc-vm's status in $rc, its stderr in $err
+# vm ARGS... -- CMD: aicc-vm's status in $rc, its stderr in $err, its
+# stdout in $text
 vm()
 {
 	rm -rf "$out"
 	err=$(flock /tmp/aicc-vm.lock "$vm" --kernel 6.1 --timeout 120 --out "$out" \
-		--quiet "$@" 2>&1 > /dev/null)
+		"$@" 2>&1 > "$out.stdout")
 	rc=$?
+	text=$(cat "$out.stdout")
+	rm -f "$out.stdout"
 }
 
-vm -- sh -c 'exit 3'
+vm --quiet -- sh -c 'exit 3'
 [ $rc -eq 3 ] && ! grep -q 'once more' <<< "$err"
 ktap_result "the command's status is aicc-vm's (3)" $? "rc $rc: $err"
 
-vm -- sh -c 'echo c > /proc/sysrq-trigger; sleep 10'
+vm --quiet -- sh -c 'echo c > /proc/sysrq-trigger; sleep 10'
 [ $rc -eq 125 ] && ! grep -q 'once more' <<< "$err" &&
 	[ ! -e "$out/console-boot1.log" ]
 ktap_result "a guest that dies in the command: 125, not booted again" $? \
 	"rc $rc: $err"
 
-AICC_VM_APPEND="rdinit=/nonexistent" vm -- true
+AICC_VM_APPEND="rdinit=/nonexistent" vm --quiet -- true
 [ $rc -eq 125 ] && [ "$(grep -c 'once more' <<< "$err")" -eq 1 ] &&
 	[ -s "$out/console-boot1.log" ] && [ -s "$out/console.log" ]
 ktap_result "a guest that dies before the command: booted twice, then 125" $? \
@@ -48,16 +52,13 @@ ktap_result "a guest that dies before the command: booted twice, then 125" $? \
 # guest's escape sequences (SeaBIOS sends ESC c and ESC [?7l, which would
 # leave the user's terminal without line wrapping), the firmware's banner
 # and CRs: the command's output is the first line.
-rm -rf "$out"
-text=$(flock /tmp/aicc-vm.lock "$vm" --kernel 6.1 --timeout 120 --out "$out" \
-	-- printf 'one\033[2Jtwo\033[?7lthree\n' 2> /dev/null)
-rc=$?
+vm -- printf 'one\033[2Jtwo\033[?7lthree\n'
 esc=$'\033'
 [ $rc -eq 0 ] && [ "$(head -n 1 <<< "$text")" = onetwothree ] &&
 	! grep -q "$esc" <<< "$text" && ! grep -q $'\r' <<< "$text" &&
 	grep -qa "one${esc}\[2Jtwo" "$out/console.log"
 ktap_result "the console on stdout is text, console.log as it came" $? \
-	"rc $rc: $(grep -c "$esc" <<< "$text") lines with ESC on stdout"
+	"rc $rc: $(grep -c "$esc" <<< "$text") lines with ESC on stdout: $err"
 
 rm -rf "$out"
 ktap_finish
