@@ -270,6 +270,12 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	struct aicc_sample s;
 	unsigned int ev;
 
+	/*
+	 * An active open's SYN-ACK is ACK-processed (tcp_ack()) before the
+	 * connection is set up and init() runs: nothing to control yet.
+	 */
+	if (!ca->inited)
+		return;
 	s.now_ns = tp->tcp_mstamp * NSEC_PER_USEC;
 	s.rtt_ns = rs->rtt_us > 0 ? (s64)rs->rtt_us * NSEC_PER_USEC : -1;
 	s.srtt_ns = min_t(u64, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
@@ -313,6 +319,15 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 		aicc_count(sk, ev);
 }
 
+/* ACKs echo ECE while TCP_ECN_DEMAND_CWR is set. */
+static void aicc_set_ece(struct tcp_sock *tp, u8 ce)
+{
+	if (ce)
+		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+	else
+		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+}
+
 /* Receiver side: per-packet CE echo (RFC 8257, section 3.2). */
 static void aicc_ce_update(struct sock *sk, u8 ce)
 {
@@ -323,17 +338,19 @@ static void aicc_ce_update(struct sock *sk, u8 ce)
 		/*
 		 * The marking changed: first acknowledge what came before
 		 * the change, with the old ECE value, if an ACK is owed.
+		 * The ECE flag is set again from the old state: a CWR on
+		 * this segment has already cleared it
+		 * (tcp_ecn_accept_cwr() runs before the CE event).
 		 */
-		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER)
+		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
+			aicc_set_ece(tp, ca->ce_state);
 			__tcp_send_ack(sk, ca->prior_rcv_nxt);
+		}
 		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
 		ca->ce_state = ce;
 	}
 	ca->prior_rcv_nxt = tp->rcv_nxt;
-	if (ce)
-		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
-	else
-		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+	aicc_set_ece(tp, ce);
 }
 
 /*
@@ -376,6 +393,22 @@ static void aicc_resume_hold(struct sock *sk, u64 idle_ns)
 	tp->tcp_wstamp_ns += aicc_resume_hold_ns(&ca->f, idle_ns, bytes);
 }
 
+/*
+ * Microseconds since the last ACK.  last_ack_us holds 32 bits of
+ * tcp_mstamp, which wrap after 71.6 minutes, so a longer gap would look
+ * short.  The last data sent (lsndtime, in jiffies) came before that ACK:
+ * when it is older than AICC_IDLE_LONG_MS, the gap is reported as the
+ * longest there is, past the longest rate_memory_ms (an hour).
+ */
+#define AICC_IDLE_LONG_MS	(65 * 60 * MSEC_PER_SEC)
+
+static u32 aicc_idle_us(const struct tcp_sock *tp, const struct aicc_sock *ca)
+{
+	if (tcp_jiffies32 - tp->lsndtime > msecs_to_jiffies(AICC_IDLE_LONG_MS))
+		return U32_MAX;
+	return (u32)tp->tcp_mstamp - ca->last_ack_us;
+}
+
 static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
@@ -393,7 +426,7 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 	case CA_EVENT_TX_START:
 		if (!ca->inited)
 			break;
-		idle_us = (u32)tp->tcp_mstamp - ca->last_ack_us;
+		idle_us = aicc_idle_us(tp, ca);
 		rcu_read_lock();
 		aicc_remember(sk, aicc_params_of(ca->f.profile));
 		ev = aicc_on_tx_start(&ca->f, aicc_params_of(ca->f.profile),

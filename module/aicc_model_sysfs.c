@@ -91,10 +91,14 @@ static int aicc_model_load(const void *blob, size_t len)
 	}
 	memcpy(mr->blob, blob, len);
 	mr->len = (u32)len;
-	aicc_model_publish(mr);
-	atomic_long_inc(&aicc_model_loads);
+	/*
+	 * Before publishing: once published, another write can replace and
+	 * free @mr at any time.
+	 */
 	pr_info("model '%s' loaded: %u-%u-%u, crc32 %08x\n", mr->m.name,
 		mr->m.n_in, mr->m.n_hidden, mr->m.n_out, mr->m.crc);
+	aicc_model_publish(mr);
+	atomic_long_inc(&aicc_model_loads);
 	return 0;
 
 reject:

@@ -57,7 +57,7 @@ int aicc_params_init(void)
 {
 	struct aicc_params_rcu *pr;
 	u32 knob[AICC_NR_KNOBS];
-	int i;
+	int i, ret;
 
 	for (i = 0; i < AICC_NR_PROFILES; i++) {
 		pr = kzalloc(sizeof(*pr), GFP_KERNEL);
@@ -71,7 +71,10 @@ int aicc_params_init(void)
 		aicc_params_set(&pr->p, knob);
 		rcu_assign_pointer(aicc_profiles[i].params, pr);
 	}
-	return aicc_mem_resize(1024);
+	ret = aicc_mem_resize(1024);
+	if (ret)
+		aicc_params_exit();
+	return ret;
 }
 
 void aicc_params_exit(void)

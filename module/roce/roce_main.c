@@ -270,6 +270,7 @@ static struct roce_flow *roce_flow_get(const struct roce_key *k, bool create,
 	u64 tmo = (u64)p->k[AICC_RK_FLOW_TIMEOUT] * NSEC_PER_MSEC;
 	u32 h = roce_key_hash(k);
 	struct roce_flow *f, *old = NULL;
+	u64 seen, old_seen = 0;
 	int i, slot = -1;
 
 	f = roce_lookup(k, h);
@@ -291,10 +292,16 @@ static struct roce_flow *roce_flow_get(const struct roce_key *k, bool create,
 			old = NULL;
 			break;
 		}
-		if (now - READ_ONCE(o->last_seen) > tmo &&
-		    (!old || o->last_seen < old->last_seen)) {
+		/*
+		 * Signed: another CPU may have stamped the flow after @now
+		 * was read, and such a flow is anything but idle.
+		 */
+		seen = READ_ONCE(o->last_seen);
+		if ((s64)(now - seen) > (s64)tmo &&
+		    (!old || (s64)(seen - old_seen) < 0)) {
 			slot = s;
 			old = o;
+			old_seen = seen;
 		}
 	}
 	if (slot < 0) {
@@ -323,6 +330,7 @@ void roce_flow_record(unsigned int slot, struct aicc_roce_flow_rec *rec)
 {
 	struct roce_flow *f;
 	u64 now = ktime_get_ns();
+	u64 seen;
 
 	memset(rec, 0, sizeof(*rec));
 	rcu_read_lock();
@@ -349,8 +357,10 @@ void roce_flow_record(unsigned int slot, struct aicc_roce_flow_rec *rec)
 		rec->target_bps = f->rp.rt;
 		rec->alpha = f->rp.alpha;
 		rec->rtt_us = f->rp.rtt_us;
-		rec->idle_ms = (u32)min_t(u64, (now - f->last_seen) / NSEC_PER_MSEC,
-					  U32_MAX);
+		seen = READ_ONCE(f->last_seen);
+		/* stamped after @now was read: not idle */
+		rec->idle_ms = (s64)(now - seen) <= 0 ? 0 :
+			(u32)min_t(u64, (now - seen) / NSEC_PER_MSEC, U32_MAX);
 		spin_unlock_bh(&f->lock);
 	}
 	rcu_read_unlock();
