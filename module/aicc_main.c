@@ -186,9 +186,9 @@ static void aicc_remember(struct sock *sk, const struct aicc_params *p)
 	aicc_peer_key(sk, &key);
 	now = tcp_clock_ns();
 	if (aicc_mem_lookup(&tab->mem, &key, now, p->mem_life_ns_hi, &old)) {
-		aicc_flow_adopt_base(&ca->f, p, old.base_rtt);
-		aicc_trace_core(sk, AICC_TC_ADOPT, old.base_rtt, 0, 0, 0,
-				NULL, 0, 0);
+		aicc_flow_adopt_base(&ca->f, p, &old, now);
+		aicc_trace_core(sk, AICC_TC_ADOPT, old.base_rtt,
+				old.base_stamp, now, 0, NULL, 0, 0);
 	}
 	if (aicc_flow_memval(&ca->f, &val))
 		aicc_mem_store(&tab->mem, &key, now, &val);
@@ -207,6 +207,8 @@ static void aicc_init(struct sock *sk)
 	BUILD_BUG_ON(sizeof(struct aicc_sock) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct aicc_info) > sizeof(union tcp_cc_info));
 
+	/* the trace copies it whole: no stack bytes in its padding */
+	memset(&val, 0, sizeof(val));
 	rcu_read_lock();
 	p = aicc_params_of(profile);
 	if (READ_ONCE(aicc_mem_enabled)) {
@@ -221,11 +223,13 @@ static void aicc_init(struct sock *sk)
 			ev |= AICC_EV_MEM_MISS;
 	}
 	init_ev = aicc_flow_init(&ca->f, p, tcp_snd_cwnd(tp), tp->mss_cache,
-				 now, mem);
+				 now, tp->delivered, tp->delivered_ce, mem);
 	ev |= init_ev;
 	ca->f.profile = profile;
-	aicc_trace_core(sk, AICC_TC_INIT, tcp_snd_cwnd(tp), tp->mss_cache, now,
-			profile, mem, mem ? sizeof(*mem) : 0, init_ev);
+	aicc_trace_core(sk, AICC_TC_INIT, tcp_snd_cwnd(tp),
+			tp->mss_cache | (u64)tp->delivered_ce << 32, now,
+			profile | (u64)tp->delivered << 32, mem,
+			mem ? sizeof(*mem) : 0, init_ev);
 	if (tp->srtt_us) {
 		u64 srtt = min_t(u64, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
 				 U32_MAX);

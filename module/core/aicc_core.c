@@ -64,10 +64,11 @@
  * States (enum aicc_mode):
  *
  *   START   fast start: the window grows by the ACKed packets (doubling per
- *           round) until the queueing delay exceeds start_exit * T (the
- *           round's minimum, or one ACK's sample and the smoothed RTT
- *           both), a CE mark arrives or a packet is lost.  A flow that finds a remembered rate
- *           for its peer skips START and begins in TRACK at that rate.
+ *           round, to at most 4 times what the last round delivered) until
+ *           the queueing delay exceeds start_exit * T (the round's minimum,
+ *           or one ACK's sample and the smoothed RTT both), a CE mark
+ *           arrives or a packet is lost.  A flow that finds a remembered
+ *           rate for its peer skips START and begins in TRACK at that rate.
  *   TRACK   the control law above.
  *   LOSS    one round after a retransmission timeout; the window restarts
  *           from what the path actually delivered, not from one packet.
@@ -95,6 +96,8 @@
 #define ALPHA_ONE		32768U		/* alpha is Q15 */
 #define AICC_SUBPKT_AI_MAX	16	/* sub-packet AI boost, at most */
 #define AICC_TARGET_PKTS	2	/* target floor, packet times */
+#define AICC_START_MUL		4	/* fast start: at most 4 * last round */
+#define AICC_START_SLACK	16	/* ... + 16 packets */
 
 /* ------------------------------------------------------------------ */
 /* Fixed-point helpers                                                  */
@@ -191,8 +194,11 @@ static u32 inv_sqrt_mpkt_q16(u64 mpkt)
 		   0xffffffffU;
 }
 
-/* 2^32 * 1e9 / rtt_ns: converts bytes per RTT into bytes per second. */
-static u64 inv_rtt_of(u32 rtt_ns)
+/*
+ * 2^32 * 1e9 / rtt_ns: converts bytes per RTT into bytes per second.  64
+ * bits: base + target can pass 2^32 ns (each is up to AICC_RTT_MAX_NS).
+ */
+static u64 inv_rtt_of(u64 rtt_ns)
 {
 	return aicc_udiv64((u64)NSEC_PER_SEC_U32 << 32, rtt_ns ? rtt_ns : 1);
 }
@@ -204,7 +210,7 @@ static u64 inv_rtt_of(u32 rtt_ns)
  */
 static void refresh_inv_rtt(struct aicc_flow *f)
 {
-	u32 rt = f->base_rtt + f->target;
+	u64 rt = (u64)f->base_rtt + f->target;
 	u64 n = (u64)NSEC_PER_SEC_U32 << 32;
 	u64 qd;
 
@@ -216,7 +222,7 @@ static void refresh_inv_rtt(struct aicc_flow *f)
 }
 
 /* bytes/s * ns / 1e9 (1e9 = 2^9 * 1953125) */
-static u64 bytes_in(u64 rate, u32 ns)
+static u64 bytes_in(u64 rate, u64 ns)
 {
 	return aicc_udiv64(aicc_mul_shr(rate, ns, 9), 1953125);
 }
@@ -415,7 +421,7 @@ static inline void update_rate(struct aicc_flow *f,
 }
 
 /* Flow-scaling addition to the target, in ns. */
-static u32 flow_scaling(const struct aicc_flow *f, const struct aicc_params *p)
+static u64 flow_scaling(const struct aicc_flow *f, const struct aicc_params *p)
 {
 	u64 sq, isq, g;
 
@@ -431,8 +437,8 @@ static u32 flow_scaling(const struct aicc_flow *f, const struct aicc_params *p)
 		g = aicc_mul_shr(isq - p->fs_isq_max, p->fs_norm, 16);
 	if (g > AICC_ONE)
 		g = AICC_ONE;
-	return (u32)aicc_mul_shr(aicc_mul_shr(f->base_rtt, p->fs_range_q16, 16),
-				 g, 16);
+	return aicc_mul_shr(aicc_mul_shr(f->base_rtt, p->fs_range_q16, 16), g,
+			    16);
 }
 
 static u32 compute_target(const struct aicc_flow *f,
@@ -488,9 +494,22 @@ static void busy_begin(struct aicc_flow *f, u64 now_ns, u32 delivered)
 	f->busy_cong = 0;
 }
 
+/* The window (Q16 packets) that carries @rate over @rt_ns. */
+static u64 window_of(const struct aicc_flow *f, u64 rate, u64 rt_ns)
+{
+	u64 bytes = bytes_in(rate, rt_ns);
+
+	return aicc_udiv64(min_u64(bytes, 1ULL << 46) << 16, f->mss);
+}
+
+/*
+ * A connection starts.  @delivered and @delivered_ce are the socket's
+ * counters now: a connection that switches to aicc midway has delivered
+ * packets already, and its first round counts from here.
+ */
 unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
-			    u32 init_cwnd, u32 mss, u64 now_ns,
-			    const struct aicc_memval *mem)
+			    u32 init_cwnd, u32 mss, u64 now_ns, u32 delivered,
+			    u32 delivered_ce, const struct aicc_memval *mem)
 {
 	unsigned int ev = 0;
 
@@ -499,22 +518,33 @@ unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
 	f->cwnd = (u64)(init_cwnd ? init_cwnd : 10) << 16;
 	f->mode = AICC_MODE_START;
 	f->alpha = 0;
-	busy_begin(f, now_ns, 0);
+	f->round_end = delivered;
+	f->round_ce0 = delivered_ce;
+	busy_begin(f, now_ns, delivered);
 
 	if (mem && mem->rate && mem->base_rtt) {
-		u64 bytes = bytes_in(mem->rate, mem->base_rtt);
-
+		/*
+		 * The base keeps the age it had (aicc_flow_adopt_base()).
+		 * The remembered rate is a window's over base + T
+		 * (aicc_flow_memval()): the window is that rate over base +
+		 * T again, T the target of about that window.
+		 */
 		f->base_rtt = mem->base_rtt;
-		f->base_stamp = coarse(now_ns);
+		f->base_stamp = mem->base_stamp;
 		f->flags |= AICC_F_HAVE_BASE;
-		f->cwnd = aicc_udiv64(min_u64(bytes, 1ULL << 46) << 16, f->mss);
-		f->inv_rtt = inv_rtt_of(mem->base_rtt);
+		f->cwnd = window_of(f, mem->rate, mem->base_rtt);
+		clamp_cwnd(f, p);
+		f->target = compute_target(f, p);
+		f->cwnd = window_of(f, mem->rate,
+				    (u64)mem->base_rtt + f->target);
 		f->mode = AICC_MODE_TRACK;
 		ev |= AICC_EV_MEM_HIT;
 	}
 	clamp_cwnd(f, p);
-	if (f->flags & AICC_F_HAVE_BASE)
+	if (f->flags & AICC_F_HAVE_BASE) {
 		f->target = compute_target(f, p);
+		f->inv_rtt = inv_rtt_of((u64)f->base_rtt + f->target);
+	}
 	update_rate(f, p);
 	return ev;
 }
@@ -529,7 +559,7 @@ void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
 	f->base_stamp = coarse(now_ns);
 	f->flags |= AICC_F_HAVE_BASE;
 	f->target = compute_target(f, p);
-	f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
+	f->inv_rtt = inv_rtt_of((u64)f->base_rtt + f->target);
 	update_rate(f, p);
 }
 
@@ -804,16 +834,17 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			}
 		}
 		if (!f->inv_rtt) {
-			f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
+			f->inv_rtt = inv_rtt_of((u64)f->base_rtt + f->target);
 			upd = true;
 		}
 	}
 
 	/*
 	 * The ACK of a packet sent after the round began ends the round; its
-	 * own sample already belongs to the next one.
+	 * own sample already belongs to the next one.  An ACK that delivered
+	 * nothing has no prior_delivered (Linux leaves it 0).
 	 */
-	if ((s32)(s->prior_delivered - f->round_end) >= 0) {
+	if (s->acked && (s32)(s->prior_delivered - f->round_end) >= 0) {
 		ev |= end_round(f, p, s);
 		upd = true;
 	}
@@ -844,8 +875,21 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		new_round(f, s);
 		upd = true;
 	} else if (f->mode == AICC_MODE_START) {
-		/* grow only while the window, not the application, limits */
-		if (!s->app_limited)
+		/*
+		 * Grow only while the window, not the application or the
+		 * receiver's window, limits: to at most AICC_START_MUL
+		 * times what the last round delivered (doubling needs two),
+		 * plus a few packets.  A flow the receiver holds to 20
+		 * packets a round otherwise grows its window without end,
+		 * and the rate memory keeps that window's rate for the next
+		 * connection.  Twice (plus 4) was tried: rounds that a ring
+		 * or a pipeline left short then stall fast start, and the
+		 * simulator's all-reduce and pipeline completions suffer.
+		 */
+		if (!s->app_limited &&
+		    (!f->last_del ||
+		     f->cwnd < ((u64)f->last_del * AICC_START_MUL +
+				AICC_START_SLACK) << 16))
 			f->cwnd += (u64)s->acked << 16;
 		if (ce_seen || start_delay(f, p, s, rtt)) {
 			start_exit(f);
@@ -912,7 +956,8 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 
 	if (!del || (u64)dur << 10 < f->base_rtt || !f->busy_cong)
 		return;
-	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, rt >> 10, 0), dur);
+	/* del * rt / (dur << 10), in Q16 packets: rt is in ns, dur in 2^10 */
+	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, rt, 10), dur);
 	if (w < f->cwnd)
 		f->cwnd = w;
 }
@@ -942,6 +987,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	if (p->knob[AICC_K_IDLE_RESTART] &&
 	    (idle_ns >> 20) <= p->mem_life_ns_hi) {
 		resume_window(f, now_ns - idle_ns, delivered);
+		clamp_cwnd(f, p);
 		f->mode = AICC_MODE_RESUME;
 		ev = AICC_EV_IDLE_RESUME;
 	} else {
@@ -989,16 +1035,27 @@ u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns, u32 bytes)
  * Another flow to the same peer measured a lower base RTT: take it.  A flow
  * that joined while a queue stood measured that queue into its base and
  * would otherwise keep it there, at the expense of the flows before it.
+ * The base comes with the time it was measured and keeps it: flows that
+ * pass a base on to each other must not keep it young, or a base from
+ * before the path got longer would outlive min_rtt_win_ms forever.
  */
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
-			  u32 base_ns)
+			  const struct aicc_memval *mv, u64 now_ns)
 {
-	if (!base_ns || !(f->flags & AICC_F_HAVE_BASE) ||
-	    base_ns >= f->base_rtt)
+	if (!mv->base_rtt || !(f->flags & AICC_F_HAVE_BASE) ||
+	    mv->base_rtt > f->base_rtt ||
+	    coarse(now_ns) - mv->base_stamp > p->rtt_win_ns_hi)
 		return;
-	f->base_rtt = base_ns;
+	if (mv->base_rtt == f->base_rtt) {
+		/* measured again since: the same base, younger */
+		if ((s32)(mv->base_stamp - f->base_stamp) > 0)
+			f->base_stamp = mv->base_stamp;
+		return;
+	}
+	f->base_rtt = mv->base_rtt;
+	f->base_stamp = mv->base_stamp;
 	f->target = compute_target(f, p);
-	f->inv_rtt = inv_rtt_of(f->base_rtt + f->target);
+	f->inv_rtt = inv_rtt_of((u64)f->base_rtt + f->target);
 	update_rate(f, p);
 }
 
@@ -1010,6 +1067,7 @@ bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out)
 	/* The window's rate over base + target, without any pacing gain. */
 	out->rate = aicc_mul_shr(f->cwnd * f->mss, f->inv_rtt, 48);
 	out->base_rtt = f->base_rtt;
+	out->base_stamp = f->base_stamp;
 	out->mss = f->mss;
 	return out->rate != 0;
 }

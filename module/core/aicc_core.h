@@ -141,6 +141,7 @@ struct aicc_memval {
 	u64 rate;		/* bytes/s */
 	u32 base_rtt;		/* ns */
 	u32 mss;
+	u32 base_stamp;		/* when base_rtt was measured, 2^20 ns units */
 };
 
 /* Parameters. */
@@ -154,8 +155,8 @@ void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS]);
 
 /* The controller. */
 unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
-			    u32 init_cwnd, u32 mss, u64 now_ns,
-			    const struct aicc_memval *mem);
+			    u32 init_cwnd, u32 mss, u64 now_ns, u32 delivered,
+			    u32 delivered_ce, const struct aicc_memval *mem);
 void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
 			u32 rtt_ns, u64 now_ns);
 unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
@@ -168,7 +169,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns, u32 bytes);
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
-			  u32 base_ns);
+			  const struct aicc_memval *mv, u64 now_ns);
 void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info);
 
 /*
@@ -242,6 +243,7 @@ struct aicc_mem_entry {
 	u64 rate;
 	u32 base_rtt;
 	u32 mss;
+	u32 base_stamp;
 };
 
 struct aicc_mem {

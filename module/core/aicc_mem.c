@@ -53,6 +53,7 @@ static bool entry_read(const struct aicc_mem_entry *e,
 	c->rate = aicc_read_once(e->rate);
 	c->base_rtt = aicc_read_once(e->base_rtt);
 	c->mss = aicc_read_once(e->mss);
+	c->base_stamp = aicc_read_once(e->base_stamp);
 	aicc_smp_rmb();
 	return aicc_read_once(e->seq) == seq;
 }
@@ -80,6 +81,7 @@ bool aicc_mem_lookup(const struct aicc_mem *m, const struct aicc_peer *key,
 		out->rate = c.rate;
 		out->base_rtt = c.base_rtt;
 		out->mss = c.mss;
+		out->base_stamp = c.base_stamp;
 		return true;
 	}
 	return false;
@@ -126,6 +128,7 @@ bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 	aicc_write_once(e->rate, val->rate);
 	aicc_write_once(e->base_rtt, val->base_rtt);
 	aicc_write_once(e->mss, val->mss);
+	aicc_write_once(e->base_stamp, val->base_stamp);
 	aicc_store_release(&e->seq, seq + 2);
 	return true;
 }

@@ -13,10 +13,14 @@
 #include "aicc_core.h"
 
 enum aicc_trace_call {
-	AICC_TC_INIT,		/* init_cwnd, mss, now_ns, profile; in: memval */
+	/*
+	 * init_cwnd, mss | delivered_ce << 32, now_ns,
+	 * profile | delivered << 32; in: memval
+	 */
+	AICC_TC_INIT,
 	AICC_TC_SEED,		/* rtt_ns, now_ns */
 	AICC_TC_ACK,		/* in: struct aicc_sample */
-	AICC_TC_ADOPT,		/* base_rtt_ns */
+	AICC_TC_ADOPT,		/* base_rtt_ns, base_stamp, now_ns */
 	AICC_TC_TX_START,	/* now_ns, idle_ns, delivered */
 	AICC_TC_RTO,		/* delivered */
 	AICC_NR_TC

@@ -93,7 +93,7 @@ void roce_rp_init(struct roce_rp *r, const struct roce_params *p, u64 now)
 	r->last_inc = now;
 	r->mss = 1024;
 	if (r->algo == AICC_ROCE_ALGO_AICC)
-		aicc_flow_init(&r->af, &p->ap, 10, r->mss, now, NULL);
+		aicc_flow_init(&r->af, &p->ap, 10, r->mss, now, 0, 0, NULL);
 }
 
 /* x * (g/1024)^n, Q10, by repeated squaring. */
@@ -160,7 +160,12 @@ static unsigned int dcqcn_on_tx(struct roce_rp *r, const struct roce_params *p,
 
 	if (!r->cut)
 		return 0;
-	while (r->cut && now - r->last_inc >= per && n < MAX_STAGES_PER_TX) {
+	/*
+	 * Signed: the caller's clock was read before the flow's lock, and a
+	 * CNP handled in between may have stamped last_inc after @now.
+	 */
+	while (r->cut && (s64)(now - r->last_inc) >= (s64)per &&
+	       n < MAX_STAGES_PER_TX) {
 		r->last_inc += per;
 		if (r->t_stage < 0xffff)
 			r->t_stage++;
@@ -210,7 +215,8 @@ static unsigned int dcqcn_on_cnp(struct roce_rp *r, const struct roce_params *p,
 				r->alpha = Q10 - 1;
 			r->cnp_period = 1;
 		}
-		if (now - r->last_cut < (u64)p->k[AICC_RK_RP_REDUCE_PERIOD] * 1000)
+		if ((s64)(now - r->last_cut) <
+		    (s64)p->k[AICC_RK_RP_REDUCE_PERIOD] * 1000)
 			return 0;
 	}
 	r->rt = r->rc;
@@ -291,9 +297,14 @@ unsigned int roce_rp_on_ack(struct roce_rp *r, const struct roce_params *p,
 	s.rtt_ns = -1;
 	s.prior_delivered = r->delivered - acked;
 	if (r->timing && psn_diff(psn, r->timed_psn) >= 0) {
+		/* 0 or less (a clock read before the send's): no sample */
 		s.rtt_ns = (s64)(now - r->timed_ns);
+		if (s.rtt_ns <= 0)
+			s.rtt_ns = -1;
 		s.prior_delivered = r->timed_del;
-		r->rtt_us = (u32)rmin((now - r->timed_ns) / 1000, 0xffffffffULL);
+		if (s.rtt_ns > 0)
+			r->rtt_us = (u32)rmin((u64)s.rtt_ns / 1000,
+					      0xffffffffULL);
 		r->timing = 0;
 	}
 	s.delivered = r->delivered;

@@ -19,6 +19,7 @@ struct drv {
 	u32 ce;
 	u32 mss;
 	u8 app_limited;	/* every sample says: the application limited */
+	u32 inflight_cap; /* the receiver's window in packets, 0: none */
 };
 
 /*
@@ -41,6 +42,9 @@ static inline unsigned int drv_ack(struct drv *d, u64 dt_ns, u32 rtt_ns,
 	s.delivered_ce = d->ce;
 	s.prior_delivered = prior;
 	s.acked = 1;
+	/* what was in flight before this ACK: the window, unless capped */
+	s.inflight = d->inflight_cap && d->inflight_cap < aicc_cwnd_pkts(&d->f) ?
+		     d->inflight_cap : aicc_cwnd_pkts(&d->f);
 	s.losses = lost;
 	s.mss = d->mss;
 	s.ack_delayed = delayed;

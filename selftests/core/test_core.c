@@ -59,7 +59,7 @@ static void drv_init(struct drv *d, unsigned int profile)
 	aicc_params_set(&d->p, knob);
 	d->mss = 1448;
 	d->now = 1000000000ULL;
-	aicc_flow_init(&d->f, &d->p, 10, d->mss, d->now, NULL);
+	aicc_flow_init(&d->f, &d->p, 10, d->mss, d->now, 0, 0, NULL);
 }
 
 /*
@@ -759,23 +759,28 @@ KTAP_CASE(bounds_400g_1s_and_1pps)
 	struct aicc_memval mv = { .rate = 50000000000ULL, /* 400 Gbit/s */
 				  .base_rtt = 1000000000U, .mss = 1448 };
 	u32 knob[AICC_NR_KNOBS];
-	double gbit;
+	double gbit, want;
 
 	aicc_params_defaults(knob, AICC_PROF_COLL);
 	knob[AICC_K_PACING_GAIN] = 1000;
 	knob[AICC_K_PACING_MIN] = 0;
 	aicc_params_set(&p, knob);
-	aicc_flow_init(&f, &p, 10, 1448, 0, &mv);
+	aicc_flow_init(&f, &p, 10, 1448, 0, 0, 0, &mv);
 	gbit = (double)f.rate * 8 / 1e9;
-	ktap_expect(f.cwnd >> 16 > 34000000 && f.cwnd >> 16 < 35000000,
-		    "cwnd %llu packets for 400G x 1s", f.cwnd >> 16);
+	/* 400 Gbit/s over base + target: 34.5 million packets per second */
+	want = 5e10 * (1.0 + f.target / 1e9) / 1448;
+	ktap_expect(fabs((double)(f.cwnd >> 16) / want - 1) < 0.001,
+		    "cwnd %llu packets for 400G x (1 s + %u ns), want %.0f",
+		    f.cwnd >> 16, f.target, want);
 	ktap_expect(gbit > 399 && gbit < 401, "rate %.2f Gbit/s", gbit);
 	ktap_expect(aicc_cwnd_pkts(&f) == f.cwnd >> 16, "kernel cwnd");
 
 	/* 1 packet per second: 1448 B/s over a 1 s RTT */
 	mv.rate = 1448;
-	aicc_flow_init(&f, &p, 10, 1448, 0, &mv);
-	ktap_expect(f.cwnd == 65536, "cwnd %llu, want one packet", f.cwnd);
+	aicc_flow_init(&f, &p, 10, 1448, 0, 0, 0, &mv);
+	want = 1.0 + f.target / 1e9;
+	ktap_expect(fabs(f.cwnd / 65536.0 / want - 1) < 0.001,
+		    "cwnd %.4f packets, want %.4f", f.cwnd / 65536.0, want);
 	ktap_expect(f.rate >= 1448 * 0.99 && f.rate <= 1448 * 1.01,
 		    "rate %llu", f.rate);
 
@@ -783,7 +788,8 @@ KTAP_CASE(bounds_400g_1s_and_1pps)
 	f.cwnd = AICC_CWND_MAX;
 	{
 		struct aicc_sample s = { .now_ns = 1, .rtt_ns = 1,
-					 .srtt_ns = 1, .mss = 9000 };
+					 .srtt_ns = 1, .mss = 9000,
+					 .acked = 1, .delivered = 1 };
 
 		aicc_on_ack(&f, &p, &s);
 		ktap_expect(f.rate > (1ULL << 60), "rate wrapped: %llu",
@@ -846,6 +852,54 @@ KTAP_CASE(idle_resume_and_reset)
 		    aicc_cwnd_pkts(&d.f) <= 10,
 		    "60 s idle (beyond rate_memory_ms): ev %#x mode %u", ev,
 		    d.f.mode);
+}
+
+/*
+ * The resume window is the busy period's rate times base + T to within the
+ * busy period's clock (1.024 us units over 400 us here), also where base +
+ * T is a couple of microseconds: not with base + T truncated to whole
+ * 1.024 us units (2.5 us taken for 2.048 us, a fifth too little).
+ */
+KTAP_CASE(resume_window_exact_at_microsecond_rtts)
+{
+	const u32 base = 2000;
+	struct drv d;
+	double want;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, base);
+	d.f.cwnd = 50ULL << 16;
+	drv_round_n(&d, base, 0, 0, 50);
+	d.f.busy_start = (u32)(d.now >> 10);
+	d.f.busy_del0 = d.delivered;
+	for (int i = 0; i < 200; i++)
+		drv_round_n(&d, base, i == 0, 0, 25);
+	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			 d.delivered);
+	want = 25.0 * (base + d.f.target) / base;
+	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
+		    fabs(cwnd_pkts(&d) / want - 1) < 0.02,
+		    "window %.2f after idle, want %.2f (base + T %u ns)",
+		    cwnd_pkts(&d), want, base + d.f.target);
+}
+
+/* A busy period of timeouts resumes at min_cwnd, not below it. */
+KTAP_CASE(resume_window_not_below_min_cwnd)
+{
+	struct drv d;
+
+	drv_tracking(&d);
+	d.f.busy_start = (u32)(d.now >> 10);
+	d.f.busy_del0 = d.delivered;
+	d.f.busy_cong = 1;
+	/* one packet delivered in a second */
+	drv_ack(&d, 1000000000ULL, 100000, d.delivered, 0, 0, 0);
+	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			 d.delivered);
+	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
+		    d.f.cwnd >= d.p.min_cwnd_q16 && d.f.rate > 1,
+		    "window %.4f after idle, min_cwnd %.4f, rate %llu",
+		    cwnd_pkts(&d), d.p.min_cwnd_q16 / 65536.0, d.f.rate);
 }
 
 /*
@@ -1008,20 +1062,166 @@ KTAP_CASE(reverse_path_slow_peer_clock_switched_off)
 	ktap_expect(r == 150000, "off: the sample as it is, %lld ns", r);
 }
 
+/*
+ * A connection that switches to aicc midway (setsockopt(TCP_CONGESTION))
+ * has delivered packets already, possibly more than 2^31: its rounds
+ * count from there, and its first round's marked fraction is that
+ * round's, not the connection's whole history.
+ */
+KTAP_CASE(rounds_count_from_the_counters_at_init)
+{
+	struct drv d;
+	unsigned int ev = 0;
+
+	drv_init(&d, AICC_PROF_COLL);
+	d.delivered = 3000000000U;
+	d.ce = 2000000000U;
+	aicc_flow_init(&d.f, &d.p, 10, d.mss, d.now, d.delivered, d.ce, NULL);
+	for (int i = 0; i < 3; i++)
+		ev |= drv_round(&d, 100000, 0, 0);
+	ktap_expect(ev & AICC_EV_ROUND, "no round ended in three round trips");
+	ktap_expect(d.f.last_del <= 40, "a round of %u packets", d.f.last_del);
+	ktap_expect(d.f.alpha == 0, "alpha %u with no mark since init",
+		    d.f.alpha);
+}
+
+/*
+ * An ACK that delivered nothing (a window update, a duplicate without SACK)
+ * comes with prior_delivered 0 from Linux; past 2^31 delivered packets
+ * that must not read as "sent after the round began".
+ */
+KTAP_CASE(ack_delivering_nothing_ends_no_round)
+{
+	struct aicc_sample s = { 0 };
+	struct drv d;
+	unsigned int ev;
+
+	drv_init(&d, AICC_PROF_COLL);
+	d.delivered = 3000000000U;
+	aicc_flow_init(&d.f, &d.p, 10, d.mss, d.now, d.delivered, 0, NULL);
+	drv_round(&d, 100000, 0, 0);
+	s.now_ns = d.now + 1000;
+	s.rtt_ns = -1;
+	s.delivered = d.delivered;
+	s.mss = d.mss;
+	ev = aicc_on_ack(&d.f, &d.p, &s);
+	ktap_expect(!(ev & AICC_EV_ROUND), "an empty ACK ended a round");
+}
+
+/*
+ * Flows to one peer pass the lowest base RTT on through the rate memory
+ * (aicc_remember() in the module: adopt what is remembered, then store).
+ * When the path gets longer, the old base must still age out after
+ * min_rtt_win_ms (10 s here): handed back and forth, it keeps the age of
+ * its measurement, not the age of the last store.
+ */
+KTAP_CASE(remembered_base_ages_out_when_the_path_gets_longer)
+{
+	struct aicc_memval mv = { 0 };
+	struct drv d;
+	int i;
+
+	drv_tracking(&d);			/* base 100 us */
+	ktap_expect(aicc_flow_memval(&d.f, &mv) && mv.base_rtt == 100000,
+		    "remembered base %u", mv.base_rtt);
+	/* the path is now 200 us; the flow remembers every 16 rounds */
+	for (i = 0; i < 12 * 5000; i++) {
+		drv_round_n(&d, 200000, 0, 0, 2);
+		if (i % 16 == 0) {
+			aicc_flow_adopt_base(&d.f, &d.p, &mv, d.now);
+			aicc_flow_memval(&d.f, &mv);
+		}
+	}
+	ktap_expect(d.f.base_rtt == 200000,
+		    "base %u ns after 12 s on a 200 us path", d.f.base_rtt);
+	/* a base measured within the window is still taken */
+	mv.base_rtt = 150000;
+	mv.base_stamp = (u32)(d.now >> 20);
+	aicc_flow_adopt_base(&d.f, &d.p, &mv, d.now);
+	ktap_expect(d.f.base_rtt == 150000, "fresh lower base not adopted");
+	/* one older than the window is not */
+	drv_tracking(&d);
+	d.f.base_rtt = 200000;
+	mv.base_rtt = 150000;
+	mv.base_stamp = (u32)(d.now >> 20) - 20 * 1000;	/* ~21 s ago */
+	aicc_flow_adopt_base(&d.f, &d.p, &mv, d.now);
+	ktap_expect(d.f.base_rtt == 200000, "stale base adopted");
+}
+
+/*
+ * Fast start grows the window only while it limits the flow.  Held to 20
+ * packets in flight by the receiver's window on an empty path, it must not
+ * grow without end (at most four rounds' worth and 16 packets), nor the
+ * rate it remembers for the next connection.
+ */
+KTAP_CASE(fast_start_not_grown_past_the_receiver_window)
+{
+	struct aicc_memval mv;
+	struct drv d;
+
+	drv_init(&d, AICC_PROF_COLL);
+	d.inflight_cap = 20;
+	for (int i = 0; i < 40; i++)
+		drv_round_n(&d, 100000, 0, 0, 20);
+	ktap_expect(d.f.mode == AICC_MODE_START && cwnd_pkts(&d) <= 97,
+		    "window %.0f packets with 20 in flight", cwnd_pkts(&d));
+	ktap_expect(aicc_flow_memval(&d.f, &mv) &&
+		    mv.rate < 5 * 20 * 1448 * 10000ULL,
+		    "remembered %llu B/s, sent %llu B/s", mv.rate,
+		    20 * 1448 * 10000ULL);
+}
+
+/*
+ * base + target passes 2^32 ns (both may be up to 4 s; 1.2 s + 4 s here),
+ * and flow scaling (fs_range up to 10 base RTTs, 12 s here) passes 2^32
+ * ns before its clamp: the target is the clamp, and the pacing rate stays
+ * the window over base + target.
+ */
+KTAP_CASE(seconds_long_rtt_and_target_do_not_wrap)
+{
+	struct drv d;
+	double want;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_knob(&d, AICC_K_TARGET_MAX, 10000000);	/* 10 s */
+	drv_knob(&d, AICC_K_FS_RANGE, 10000);
+	drv_knob(&d, AICC_K_FS_MIN_CWND, 100000);	/* 100 packets */
+	drv_knob(&d, AICC_K_FS_MAX_CWND, 1000);
+	drv_knob(&d, AICC_K_PACING_GAIN, 1000);
+	drv_knob(&d, AICC_K_PACING_MIN, 0);
+	drv_to_track(&d, 1200000000U);
+	drv_round(&d, 1200000000U, 0, 0);
+	ktap_expect(d.f.target == AICC_RTT_MAX_NS,
+		    "target %u ns, want the 4 s clamp", d.f.target);
+	want = (double)d.f.cwnd / 65536 * d.mss /
+	       ((1200000000.0 + d.f.target) / 1e9);
+	ktap_expect(fabs(d.f.rate / want - 1) < 0.01,
+		    "rate %llu B/s, want %.0f (mode %u, base %u)", d.f.rate,
+		    want, d.f.mode, d.f.base_rtt);
+}
+
 KTAP_CASE(remembered_rate_skips_fast_start)
 {
 	struct aicc_memval mv = { .rate = 125000000, .base_rtt = 100000,
 				  .mss = 1448 };
 	struct drv d;
+	double want;
 
 	drv_init(&d, AICC_PROF_COLL);
-	aicc_flow_init(&d.f, &d.p, 10, 1448, d.now, &mv);
+	aicc_flow_init(&d.f, &d.p, 10, 1448, d.now, 0, 0, &mv);
 	ktap_expect(d.f.mode == AICC_MODE_TRACK, "mode %u", d.f.mode);
-	/* 1 Gbit/s * 100 us = 12500 B = 8.6 packets */
-	ktap_expect(fabs(cwnd_pkts(&d) - 12500.0 / 1448) < 0.01,
-		    "cwnd %.2f", cwnd_pkts(&d));
-	ktap_expect(aicc_flow_memval(&d.f, &mv) && mv.base_rtt == 100000,
-		    "memval round trip");
+	/*
+	 * 1 Gbit/s over base + T (the window's round trip, as the rate was
+	 * remembered): 12500 B * (100 us + T) / 100 us
+	 */
+	want = 12500.0 * (100000 + d.f.target) / 100000 / 1448;
+	ktap_expect(d.f.target > 0 && fabs(cwnd_pkts(&d) / want - 1) < 0.02,
+		    "cwnd %.2f, want %.2f (T %u ns)", cwnd_pkts(&d), want,
+		    d.f.target);
+	/* what the flow leaves to the next one is the rate it was given */
+	ktap_expect(aicc_flow_memval(&d.f, &mv) && mv.base_rtt == 100000 &&
+		    fabs(mv.rate / 125e6 - 1) < 0.01,
+		    "memval round trip: rate %llu, want 125000000", mv.rate);
 }
 
 /* ---------------------------------------------------------------- */

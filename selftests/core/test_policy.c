@@ -434,7 +434,7 @@ static void path_init(struct drv *w, const struct aicc_model *m)
 	w->model = m;
 	w->mss = 1448;
 	w->now = 5000000000ULL;
-	aicc_flow_init(&w->f, &w->p, 10, w->mss, w->now, NULL);
+	aicc_flow_init(&w->f, &w->p, 10, w->mss, w->now, 0, 0, NULL);
 }
 
 /*

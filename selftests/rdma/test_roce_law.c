@@ -139,6 +139,29 @@ KTAP_CASE(dcqcn_recovery)
 	ktap_expect(r.rc <= roce_max_rate(&P), "bounded by the max rate");
 }
 
+/*
+ * The module reads the clock before it takes the flow's lock, so a
+ * transmit can arrive with a time a little before the last CNP's: it is
+ * no time after the cut, not 2^64 ns after it.
+ */
+KTAP_CASE(dcqcn_clock_behind_the_last_cut)
+{
+	struct roce_rp r;
+	u64 t = 1000 * MS, rc;
+
+	params(AICC_ROCE_ALGO_DCQCN);
+	roce_rp_init(&r, &P, 0);
+	ktap_expect(roce_rp_on_cnp(&r, &P, t) & ROCE_EV_CUT, "first CNP cuts");
+	rc = r.rc;
+	ktap_expect(!(roce_rp_on_tx(&r, &P, t - 50, t - 50, 1000, 0, false) &
+		      ROCE_EV_INCREASE) && r.rc == rc && r.t_stage == 0,
+		    "a transmit 50 ns before the cut raised the rate: rc %llu -> %llu, stage %u",
+		    (unsigned long long)rc, (unsigned long long)r.rc,
+		    r.t_stage);
+	ktap_expect(!(roce_rp_on_cnp(&r, &P, t - 50) & ROCE_EV_CUT) &&
+		    r.rc == rc, "a CNP 50 ns before the last cut made a second one");
+}
+
 KTAP_CASE(dcqcn_alpha)
 {
 	struct roce_rp r;

@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 	}
 	aicc_params_defaults(knob, prof);
 	aicc_params_set(&p, knob);
-	aicc_flow_init(&f, &p, 10, MSS, t0, NULL);
+	aicc_flow_init(&f, &p, 10, MSS, t0, 0, 0, NULL);
 	aicc_flow_seed_rtt(&f, &p, PROP_NS + svc_ns, t0);
 
 	now = t0;
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 	       f.base_rtt, rtt_sum / n, (double)ce / n);
 
 	if (replay_on) {
-		aicc_flow_init(&f, &p, 10, MSS, t0, NULL);
+		aicc_flow_init(&f, &p, 10, MSS, t0, 0, 0, NULL);
 		aicc_flow_seed_rtt(&f, &p, PROP_NS + svc_ns, t0);
 		t = now_s();
 		rr = replay(&f, &p, rec, tsr, n);

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 
 		g[i].profile = i % AICC_NR_PROFILES;
 		ev = aicc_flow_init(&g[i].f, &params[g[i].profile], 10, 1448,
-				    now, NULL);
+				    now, 0, 0, NULL);
 		g[i].f.profile = (u8)g[i].profile;
 		emit(i, AICC_TC_INIT, ev, 10, 1448, now, g[i].profile, NULL, 0,
 		     &g[i].f);
@@ -131,9 +131,14 @@ int main(int argc, char **argv)
 			ev = aicc_on_rto(&x->f, p, x->delivered);
 			emit(x - g, AICC_TC_RTO, ev, x->delivered, 0, 0, 0,
 			     NULL, 0, &x->f);
-			aicc_flow_adopt_base(&x->f, p, BASE_NS - 1000);
-			emit(x - g, AICC_TC_ADOPT, 0, BASE_NS - 1000, 0, 0, 0,
-			     NULL, 0, &x->f);
+			struct aicc_memval mv = {
+				.base_rtt = BASE_NS - 1000,
+				.base_stamp = (u32)(s.now_ns >> 20),
+			};
+
+			aicc_flow_adopt_base(&x->f, p, &mv, s.now_ns);
+			emit(x - g, AICC_TC_ADOPT, 0, mv.base_rtt,
+			     mv.base_stamp, s.now_ns, 0, NULL, 0, &x->f);
 		}
 	}
 	free(g);

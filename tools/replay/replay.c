@@ -257,15 +257,18 @@ static int replay(const struct record *r, struct counts *c,
 	}
 	switch (r->call) {
 	case AICC_TC_INIT:
-		if (r->arg[3] >= AICC_NR_PROFILES ||
+		/* arg 1: mss | delivered_ce << 32, arg 3: profile | delivered << 32 */
+		if ((u32)r->arg[3] >= AICC_NR_PROFILES ||
 		    (r->in_len && r->in_len != sizeof(mem)))
 			return -1;
-		fl->profile = (unsigned int)r->arg[3];
+		fl->profile = (u32)r->arg[3];
 		p = &params[fl->profile];
 		if (r->in_len)
 			memcpy(&mem, r->in, sizeof(mem));
 		ev = aicc_flow_init(&fl->f, p, (u32)r->arg[0], (u32)r->arg[1],
-				    r->arg[2], r->in_len ? &mem : NULL);
+				    r->arg[2], (u32)(r->arg[3] >> 32),
+				    (u32)(r->arg[1] >> 32),
+				    r->in_len ? &mem : NULL);
 		fl->f.profile = (u8)fl->profile;
 		fl->last_now = 0;
 		c->flows++;
@@ -295,8 +298,10 @@ static int replay(const struct record *r, struct counts *c,
 		ev = aicc_on_ack(&fl->f, &params[fl->profile], &s);
 		break;
 	case AICC_TC_ADOPT:
-		aicc_flow_adopt_base(&fl->f, &params[fl->profile],
-				     (u32)r->arg[0]);
+		mem.base_rtt = (u32)r->arg[0];
+		mem.base_stamp = (u32)r->arg[1];
+		aicc_flow_adopt_base(&fl->f, &params[fl->profile], &mem,
+				     r->arg[2]);
 		break;
 	case AICC_TC_TX_START:
 		ev = aicc_on_tx_start(&fl->f, &params[fl->profile], r->arg[0],

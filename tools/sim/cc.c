@@ -355,7 +355,8 @@ static void aicc_sim_init(struct sim *s, struct flow *f)
 	const struct aicc_params *p = &s->params[f->profile];
 
 	aicc_count(s, aicc_flow_init(&f->cc.aicc, p, s->c->init_cwnd, f->mss,
-				     s->now / PS_PER_NS, NULL));
+				     s->now / PS_PER_NS, f->delivered,
+				     f->delivered_ce, NULL));
 	/* the handshake's RTT, as the kernel glue passes it */
 	aicc_flow_seed_rtt(&f->cc.aicc, p, (u32)(f->srtt_ps / PS_PER_NS),
 			   s->now / PS_PER_NS);
