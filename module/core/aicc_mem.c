@@ -121,6 +121,12 @@ bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 	seq = aicc_read_once(e->seq);
 	if ((seq & 1) || aicc_cmpxchg(&e->seq, seq, seq + 1) != seq)
 		return false;	/* another writer has it; skip */
+	/*
+	 * The odd number before any field: the kernel's cmpxchg() orders
+	 * that already, the C library's acquire-release exchange does not
+	 * keep later relaxed stores behind its own on every machine.
+	 */
+	aicc_smp_wmb();
 	aicc_write_once(e->stamp, now);
 	aicc_write_once(e->net, key->net);
 	for (i = 0; i < 4; i++)
