@@ -847,6 +847,7 @@ static int profile_load(const char *file, bool dry)
 	while (fgets(line, sizeof(line), f)) {
 		char *s, *eq, *dot, *key, *val, *hash;
 		const struct aicc_knob_desc *k;
+		uint64_t v;
 		int p, idx;
 
 		lineno++;
@@ -892,8 +893,9 @@ static int profile_load(const char *file, bool dry)
 			BAD("%s.%s: expected a single value", key, k->name);
 			continue;
 		}
-		if (parse_knob_value(k, val, &ch[n].new, why, sizeof(why)) ||
-		    check_knob_value(p, idx, ch[n].new, why, sizeof(why))) {
+		/* Into a local: ch[n] exists only while n < MAX_LOAD. */
+		if (parse_knob_value(k, val, &v, why, sizeof(why)) ||
+		    check_knob_value(p, idx, v, why, sizeof(why))) {
 			BAD("%s.%s: %s", key, k->name, why);
 			continue;
 		}
@@ -911,6 +913,7 @@ static int profile_load(const char *file, bool dry)
 		}
 		ch[n].profile = p;
 		ch[n].idx = idx;
+		ch[n].new = v;
 		ch[n].line = lineno;
 		n++;
 	}
