@@ -207,6 +207,88 @@ t_rpc_start_delay()
 		'd["sent"] == 19 and d["completed"] == 19 and d["lost"] == 0'
 }
 
+# dup_server PORT-FILE COPIES: a message server on 127.0.0.1 that answers
+# every request with COPIES identical ACKs (the same seq); it writes its
+# port to PORT-FILE and runs in the background as aux_pid.
+dup_server()
+{
+	python3 - "$1" "$2" <<'PY' &
+import os, socket, struct, sys, threading
+MAGIC, MSG_MAGIC, ACK = 0x41494347, 0x41494d47, 3
+
+def recv_all(c, n):
+    b = b''
+    while len(b) < n:
+        r = c.recv(n - len(b))
+        if not r:
+            raise EOFError
+        b += r
+    return b
+
+def serve(c, copies):
+    try:
+        recv_all(c, 32)                 # the session header
+        c.sendall(struct.pack('>IBB10x16s', MAGIC, 1, 0, b'reno'))
+        while True:
+            _, seq, _, _, resp, ln = struct.unpack('>IIHHIQ',
+                                                   recv_all(c, 24))
+            recv_all(c, ln)
+            ack = struct.pack('>IIHHIQ', MSG_MAGIC, seq, ACK, 0, 0, resp)
+            c.sendall((ack + bytes(resp)) * copies)
+    except (EOFError, OSError):
+        pass
+    c.close()
+
+s = socket.socket()
+s.bind(('127.0.0.1', 0))
+s.listen(8)
+with open(sys.argv[1] + '.tmp', 'w') as f:
+    f.write('%d\n' % s.getsockname()[1])
+os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+s.settimeout(20)
+while True:
+    try:
+        c, _ = s.accept()
+    except OSError:
+        break
+    threading.Thread(target=serve, args=(c, int(sys.argv[2])),
+                     daemon=True).start()
+PY
+	aux_pid=$!
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A server that answers a request twice, or two thousand times (more
+# answers than the run has room for): a protocol error, exit 1, no crash.
+t_rpc_duplicate_response()
+{
+	local copies rc port
+	for copies in 2 2000; do
+		rm -f "$tmp/dupport"
+		dup_server "$tmp/dupport" "$copies" || return 1
+		port=$(cat "$tmp/dupport")
+		rc=0
+		timeout 20 "$GEN" rpc -c "$HOST" -p "$port" --rate 100 -t 0.1 \
+			--spacing fixed --resp 10 -j >"$tmp/dup.json" \
+			2>"$tmp/dup.err" || rc=$?
+		kill "$aux_pid" 2>/dev/null
+		wait "$aux_pid" 2>/dev/null
+		aux_pid=
+		cat "$tmp/dup.err"
+		[ "$rc" -eq 1 ] && one_line "$tmp/dup.err" &&
+		grep -q "protocol error.*request 0 answered twice" \
+			"$tmp/dup.err" || return 1
+		valid "$tmp/dup.json" &&
+		json "$tmp/dup.json" 'd["completed"] <= d["sent"]' \
+			'd["lost"] <= d["sent"]' \
+			'"answered twice" in d["error"]' || return 1
+	done
+}
+
 t_cc_reno()
 {
 	"$GEN" bulk -c "$HOST" -p "$PORT" -n 2 -t 0.3 --cc reno \
@@ -363,6 +445,7 @@ TESTS=(
 	"rpc_percentiles t_rpc"
 	"rpc_fixed_spacing t_rpc_fixed"
 	"rpc_start_delay t_rpc_start_delay"
+	"rpc_duplicate_response t_rpc_duplicate_response"
 	"cc_reno_both_sides t_cc_reno"
 	"cc_nonexistent_fails t_cc_missing"
 	"server_cc_nonexistent_fails t_server_cc_missing"
