@@ -247,7 +247,11 @@ int cmd_metrics(int argc, char **argv)
 
 /* ---- watch ---- */
 
-/* Per-second rate; NAN if the counter went backwards (module reloaded). */
+/*
+ * Per-second rate; NAN if the counter went backwards (module reloaded).
+ * watch prints a NAN, like a rate without a previous value, as null in
+ * JSON and "-" in text.
+ */
 static double rate(uint64_t cur, uint64_t prev, double dt)
 {
 	return cur >= prev ? (double)(cur - prev) / dt : NAN;
@@ -286,9 +290,14 @@ static int parse_positive(const char *s, double *out)
 
 int cmd_watch(int argc, char **argv)
 {
-	static uint64_t prev[AICC_NR_PROFILES][AICC_NR_STATS];
+	/*
+	 * have[][]: cur[][] holds this refresh's value of the counter;
+	 * had[][]: prev[][] holds the previous refresh's.  A rate needs both.
+	 */
+	uint64_t prev[AICC_NR_PROFILES][AICC_NR_STATS] = { { 0 } };
 	uint64_t cur[AICC_NR_PROFILES][AICC_NR_STATS];
 	bool have[AICC_NR_PROFILES][AICC_NR_STATS];
+	bool had[AICC_NR_PROFILES][AICC_NR_STATS] = { { false } };
 	struct flow_filter ff;
 	double interval = 1, count_d, t_prev = 0;
 	long count = -1, iter;
@@ -361,10 +370,14 @@ int cmd_watch(int argc, char **argv)
 			err("aicc module not loaded (it went away)");
 			return 1;
 		}
-		for (p = 0; p < AICC_NR_PROFILES; p++)
-			for (s = 0; s < AICC_NR_STATS; s++)
+		for (p = 0; p < AICC_NR_PROFILES; p++) {
+			for (s = 0; s < AICC_NR_STATS; s++) {
 				have[p][s] = profile_present(p) &&
 					     !read_stat(p, s, &cur[p][s]);
+				if (!have[p][s])
+					cur[p][s] = 0;
+			}
+		}
 		ret = flows_collect(&ff, &fl, &nfl);
 		if (ret) {
 			err("watch: sock_diag failed: %s", errno_words(-ret));
@@ -392,10 +405,15 @@ int cmd_watch(int argc, char **argv)
 							 cur[p][s]);
 				json_close_obj();
 				json_open_obj("rates");
-				for (s = 0; rates && s < AICC_NR_STATS; s++)
-					if (have[p][s] && s != AICC_S_FLOWS)
+				for (s = 0; s < AICC_NR_STATS; s++) {
+					if (!have[p][s] || s == AICC_S_FLOWS)
+						continue;
+					if (rates && had[p][s])
 						json_double(stat_table[s].name,
 							    rate(cur[p][s], prev[p][s], dt));
+					else
+						json_null(stat_table[s].name);
+				}
 				json_close_obj();
 				json_close_obj();
 			}
@@ -417,15 +435,24 @@ int cmd_watch(int argc, char **argv)
 			for (s = 0; s < AICC_NR_STATS; s++) {
 				printf("%-16s", stat_table[s].name);
 				for (p = 0; p < AICC_NR_PROFILES; p++) {
+					double r = NAN;
 					char cell[40];
 
+					if (rates && had[p][s] && have[p][s])
+						r = rate(cur[p][s], prev[p][s], dt);
 					if (!have[p][s])
 						snprintf(cell, sizeof(cell), "-");
-					else if (rates && s != AICC_S_FLOWS)
+					else if (rates && s != AICC_S_FLOWS &&
+						 isfinite(r))
 						snprintf(cell, sizeof(cell),
 							 "%llu %9.1f/s",
 							 (unsigned long long)cur[p][s],
-							 rate(cur[p][s], prev[p][s], dt));
+							 r);
+					else if (rates && s != AICC_S_FLOWS)
+						snprintf(cell, sizeof(cell),
+							 "%llu %9s/s",
+							 (unsigned long long)cur[p][s],
+							 "-");
 					else
 						snprintf(cell, sizeof(cell), "%llu",
 							 (unsigned long long)cur[p][s]);
@@ -439,6 +466,7 @@ int cmd_watch(int argc, char **argv)
 		fflush(stdout);
 		free(fl);
 		memcpy(prev, cur, sizeof(prev));
+		memcpy(had, have, sizeof(had));
 		t_prev = t;
 	}
 	return 0;

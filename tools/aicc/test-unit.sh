@@ -499,6 +499,42 @@ assert f["profiles"]["aicc_lat"]["rates"]["rounds"] == 0
 	[ $RC = 2 ] || fail "interval 0 accepted"
 }
 
+# A counter that cannot be read in the first refresh and can in the next
+# two: no rate (null, "-") in the second, whose previous value is unknown,
+# a rate in the third; the counters that were always there have theirs.
+t_watch_missing_counter() {
+	local rounds=$AICC_SYSFS/aicc/stats/rounds
+	fresh_tree || return 1
+	echo 500 >"$rounds"
+	chmod 0000 "$rounds"
+	( sleep 0.5; chmod 0666 "$rounds" ) &
+	run as_user "$AICC" -j watch -i 1 -n 3
+	wait
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	echo "$OUT" | python3 -c '
+import json, sys
+f = [json.loads(l) for l in sys.stdin]
+assert len(f) == 3, len(f)
+a = [x["profiles"]["aicc"] for x in f]
+assert "rounds" not in a[0]["counters"] and "rounds" not in a[0]["rates"], a[0]
+assert a[1]["counters"]["rounds"] == 500, a[1]
+assert a[1]["rates"]["rounds"] is None, a[1]
+assert a[2]["rates"]["rounds"] == 0, a[2]
+assert a[1]["rates"]["flows_total"] == 0, a[1]
+assert f[0]["profiles"]["aicc_lat"]["rates"]["rounds"] is None, f[0]
+' || fail "frames: $OUT" || return 1
+	fresh_tree || return 1
+	chmod 0000 "$AICC_SYSFS/aicc/stats/rounds"
+	( sleep 0.3; chmod 0666 "$AICC_SYSFS/aicc/stats/rounds" ) &
+	run as_user "$AICC" watch -i 0.6 -n 2
+	wait
+	[ $RC = 0 ] || fail "text: rc $RC $ERR" || return 1
+	# the first refresh: no value; the second: a value, no rate
+	echo "$OUT" | grep -Eq '^rounds +- +0 +0$' &&
+		echo "$OUT" | grep -Eq '^rounds +0 +-/s +0 +0\.0/s +0 +0\.0/s$' ||
+		fail "text: $OUT"
+}
+
 # ---- aicc rdma save ----
 
 # fresh_tree plus a fake aicc_roce tree: the knob names of the module's
@@ -643,7 +679,7 @@ t_tune() {
 TESTS=(help module_absent show_text json_valid set_units bad_values
        out_of_range rollback unreadable profile_roundtrip profile_malformed
        profile_full_dup profile_rollback metrics flows_loopback flows_filters select_get
-       select_route_netns watch tune rdma_save_roundtrip rdma_save_errors
+       select_route_netns watch watch_missing_counter tune rdma_save_roundtrip rdma_save_errors
        man_page)
 
 echo "TAP version 13"
