@@ -463,8 +463,10 @@ int cmd_watch(int argc, char **argv)
 			printf("\n%zu flow%s\n", nfl, nfl == 1 ? "" : "s");
 			flows_print(fl, nfl);
 		}
-		fflush(stdout);
 		free(fl);
+		/* stdout gone or full: stop; main reports it */
+		if (flush_stdout() || ferror(stdout))
+			return 1;
 		memcpy(prev, cur, sizeof(prev));
 		memcpy(had, have, sizeof(had));
 		t_prev = t;

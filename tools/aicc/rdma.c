@@ -385,14 +385,8 @@ static int rdma_save(int argc, char **argv)
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
 		fprintf(f, "%s = %llu\n", aicc_roce_knob_desc[i].name,
 			(unsigned long long)v[i]);
-	if (!out) {
-		if (fflush(f) || ferror(f)) {
-			err("cannot write the knobs to stdout: %s",
-			    errno_words(errno));
-			return 1;
-		}
-		return 0;
-	}
+	if (!out)
+		return 0;	/* a write error on stdout is reported at exit */
 	if (ferror(f) | fclose(f) || rename(tmp, out)) {
 		err("cannot write %s: %s", out, errno_words(errno));
 		unlink(tmp);

@@ -535,6 +535,47 @@ assert f[0]["profiles"]["aicc_lat"]["rates"]["rounds"] is None, f[0]
 		fail "text: $OUT"
 }
 
+# Output that cannot be written (/dev/full) fails the command with one
+# message, whatever the verb; watch stops at the first refresh.
+t_stdout_write_error() {
+	local v
+	[ -w /dev/full ] || { echo "# SKIP no /dev/full"; return 4; }
+	roce_tree || return 1
+	for v in "show" "-j show" "-jp show aicc" "status" "metrics" "version" \
+		 "-h" "help" "profile save -" "select default" "rdma show" \
+		 "-j rdma show" "rdma save" "rdma export --format mlx5" \
+		 "watch -i 0.05 -n 2" "-j watch -i 0.05"; do
+		timeout 10 "$AICC" $v >/dev/full 2>"$TMP/err"
+		RC=$?
+		ERR=$(cat "$TMP/err")
+		[ $RC = 1 ] && [ "$ERR" = \
+		  "aicc: write error on standard output: No space left on device" ] ||
+			fail "$v: rc $RC, '$ERR'" || return 1
+	done
+	# an error of the verb's own is reported, and its exit status kept
+	"$AICC" show nosuch >/dev/full 2>"$TMP/err"
+	RC=$?
+	[ $RC = 2 ] && grep -q "unknown profile 'nosuch'" "$TMP/err" ||
+		fail "show nosuch: rc $RC $(cat "$TMP/err")"
+}
+
+# profile save to stdout with a knob it cannot read: nothing printed.
+t_profile_save_unreadable() {
+	fresh_tree || return 1
+	chmod 0000 "$AICC_SYSFS/aicc_bulk/beta"
+	run as_user "$AICC" profile save -
+	[ $RC = 1 ] && [ -z "$OUT" ] &&
+		[ "$ERR" = "aicc: cannot read aicc_bulk.beta: Permission denied (needs root); nothing saved" ] ||
+		fail "stdout: rc $RC, out '$(echo "$OUT" | head -3)', err '$ERR'" ||
+		return 1
+	chmod 0777 "$TMP"
+	run as_user "$AICC" profile save "$TMP/unr.conf"
+	[ $RC = 1 ] && [ ! -e "$TMP/unr.conf" ] &&
+		[ -z "$(find "$TMP" -maxdepth 1 -name 'unr.conf*')" ] ||
+		fail "file: rc $RC $ERR"
+	chmod 0755 "$TMP"
+}
+
 # ---- aicc rdma save ----
 
 # fresh_tree plus a fake aicc_roce tree: the knob names of the module's
@@ -679,7 +720,8 @@ t_tune() {
 TESTS=(help module_absent show_text json_valid set_units bad_values
        out_of_range rollback unreadable profile_roundtrip profile_malformed
        profile_full_dup profile_rollback metrics flows_loopback flows_filters select_get
-       select_route_netns watch watch_missing_counter tune rdma_save_roundtrip rdma_save_errors
+       select_route_netns watch watch_missing_counter
+       stdout_write_error profile_save_unreadable tune rdma_save_roundtrip rdma_save_errors
        man_page)
 
 echo "TAP version 13"
