@@ -86,33 +86,41 @@ static int roce_verb_start(const char *verb, int argc, char **argv, char *d,
 	return 0;
 }
 
+/* Every knob is read before anything is printed: all of it or an error. */
 static int rdma_show(int argc, char **argv)
 {
+	uint64_t kv[AICC_ROCE_NR_KNOBS], sv[AICC_ROCE_NR_STATS];
+	bool have_s[AICC_ROCE_NR_STATS];
 	char d[512];
-	uint64_t v;
 	int i, r = roce_verb_start("show", argc, argv, d, sizeof(d));
 
 	if (r)
 		return r;
-	if (opt_json)
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		r = roce_read(i, false, &kv[i]);
+		if (r) {
+			err("cannot read %s/%s: %s", d, aicc_roce_knob_desc[i].name,
+			    errno_words(-r));
+			return 1;
+		}
+	}
+	/* a counter that cannot be read is left out, as before */
+	for (i = 0; i < AICC_ROCE_NR_STATS; i++)
+		have_s[i] = !roce_read(i, true, &sv[i]);
+	if (opt_json) {
 		json_open_obj(NULL);
-	if (opt_json)
 		json_open_obj("knobs");
-	else
+	} else {
 		printf("%-30s %12s  %-7s %s\n", "knob", "value", "unit", "range");
+	}
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
 		const struct aicc_roce_knob_desc *k = &aicc_roce_knob_desc[i];
 
-		r = roce_read(i, false, &v);
-		if (r) {
-			err("cannot read %s/%s: %s", d, k->name, errno_words(-r));
-			return 1;
-		}
 		if (opt_json)
-			json_u64(k->name, v);
+			json_u64(k->name, kv[i]);
 		else
 			printf("%-30s %12llu  %-7s %u..%u\n", k->name,
-			       (unsigned long long)v, roce_unit_name[k->unit],
+			       (unsigned long long)kv[i], roce_unit_name[k->unit],
 			       k->min, k->max);
 	}
 	if (opt_json) {
@@ -122,13 +130,13 @@ static int rdma_show(int argc, char **argv)
 		printf("\ncounters:\n");
 	}
 	for (i = 0; i < AICC_ROCE_NR_STATS; i++) {
-		if (roce_read(i, true, &v))
+		if (!have_s[i])
 			continue;
 		if (opt_json)
-			json_u64(aicc_roce_stat_desc[i].name, v);
+			json_u64(aicc_roce_stat_desc[i].name, sv[i]);
 		else
 			printf("  %-14s %llu\n", aicc_roce_stat_desc[i].name,
-			       (unsigned long long)v);
+			       (unsigned long long)sv[i]);
 	}
 	if (opt_json) {
 		json_close_obj();
@@ -238,7 +246,7 @@ static int rdma_set(int argc, char **argv)
 	bool have[AICC_ROCE_NR_KNOBS] = { false };
 	const char *file = NULL;
 	char d[512], p[600];
-	int i, j, r, n = 0;
+	int i, j, r, n = 0, bad = 0, written = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--file")) {
@@ -297,15 +305,29 @@ static int rdma_set(int argc, char **argv)
 		r = write_u64_file(p, val[i]);
 		if (!r)
 			continue;
-		err("cannot write %s: %s (earlier knobs restored)", p,
-		    errno_words(-r));
-		for (j = 0; j < i; j++) {
+		/* put back what was written, newest first, as 'aicc set' does */
+		for (j = i; j-- > 0;) {
+			char p2[600];
+			int r2;
+
 			if (!have[j])
 				continue;
-			snprintf(p, sizeof(p), "%s/%s", d,
+			snprintf(p2, sizeof(p2), "%s/%s", d,
 				 aicc_roce_knob_desc[j].name);
-			write_u64_file(p, old[j]);
+			r2 = write_u64_file(p2, old[j]);
+			if (r2) {
+				err("rollback of %s to %llu failed: %s",
+				    aicc_roce_knob_desc[j].name,
+				    (unsigned long long)old[j],
+				    errno_words(-r2));
+				bad++;
+			}
+			written++;
 		}
+		err("cannot write %s: %s; %s", p, errno_words(-r),
+		    bad ? "ROLLBACK INCOMPLETE, check 'aicc rdma show'" :
+		    written ? "earlier knobs restored, nothing changed" :
+		    "nothing changed");
 		return 1;
 	}
 	return 0;

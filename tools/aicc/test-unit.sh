@@ -682,6 +682,63 @@ t_rdma_save_errors() {
 		fail "keep.conf: $(cat "$W/keep.conf")"
 }
 
+# rdma show with a knob it cannot read: an error and no output at all
+# (no half a table, no truncated JSON).
+t_rdma_show_unreadable() {
+	local j
+	roce_tree || return 1
+	chmod 0000 "$RK/rp_gd"
+	for j in "" "-j"; do
+		run as_user "$AICC" $j rdma show
+		[ $RC = 1 ] && [ -z "$OUT" ] &&
+			[ "$ERR" = "aicc: cannot read $RK/rp_gd: Permission denied (needs root)" ] ||
+			fail "$j rdma show: rc $RC, out '$(echo "$OUT" | head -2)', err '$ERR'" ||
+			return 1
+	done
+	chmod 0666 "$RK/rp_gd"
+	run "$AICC" -j rdma show
+	[ $RC = 0 ] && echo "$OUT" | is_json || fail "-j rdma show: $OUT"
+}
+
+# with_fsize BYTES CMD...: CMD with files limited to BYTES (a longer
+# write is cut short: the tool sees EIO); stdout and stderr through pipes.
+with_fsize() {
+	python3 -c '
+import resource, signal, subprocess, sys
+def limit():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    n = int(sys.argv[1])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (n, n))
+p = subprocess.run(sys.argv[2:], preexec_fn=limit, restore_signals=False,
+                   capture_output=True)
+sys.stdout.buffer.write(p.stdout)
+sys.stderr.buffer.write(p.stderr)
+sys.exit(p.returncode)' "$@"
+}
+
+# rdma set: a write fails, the earlier knobs are put back; when putting one
+# back fails too, that is reported and not called a rollback.
+t_rdma_set_rollback() {
+	local sum
+	roce_tree || return 1
+	sum=$(tree_sum)
+	chmod 0444 "$RK/rp_ai_rate"
+	run as_user "$AICC" rdma set flow_timeout_ms=100 np_enable=0 rp_ai_rate=9
+	[ $RC = 1 ] &&
+		[ "$ERR" = "aicc: cannot write $RK/rp_ai_rate: Permission denied (needs root); earlier knobs restored, nothing changed" ] &&
+		[ "$(tree_sum)" = "$sum" ] || fail "restored: rc $RC, '$ERR'" ||
+		return 1
+	chmod 0666 "$RK/rp_ai_rate"
+	# flow_timeout_ms 1234 -> 100 fits in 4 bytes, rp_ai_rate=12345 and
+	# the way back to 1234 do not.
+	run with_fsize 4 "$AICC" rdma set flow_timeout_ms=100 rp_ai_rate=12345
+	[ $RC = 1 ] || fail "rc $RC: $ERR" || return 1
+	[ "$(echo "$ERR" | wc -l)" = 2 ] &&
+		echo "$ERR" | head -1 | grep -qx "aicc: rollback of flow_timeout_ms to 1234 failed: Input/output error" &&
+		echo "$ERR" | tail -1 | grep -qx "aicc: cannot write $RK/rp_ai_rate: Input/output error; ROLLBACK INCOMPLETE, check 'aicc rdma show'" ||
+		fail "incomplete: '$ERR'"
+}
+
 t_man_page() {
 	local out
 	command -v groff >/dev/null || { echo "# SKIP no groff"; return 4; }
@@ -722,7 +779,7 @@ TESTS=(help module_absent show_text json_valid set_units bad_values
        profile_full_dup profile_rollback metrics flows_loopback flows_filters select_get
        select_route_netns watch watch_missing_counter
        stdout_write_error profile_save_unreadable tune rdma_save_roundtrip rdma_save_errors
-       man_page)
+       rdma_show_unreadable rdma_set_rollback man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"
