@@ -386,9 +386,9 @@ int cmd_rpc(int argc, char **argv)
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	if (loop_init(&r.m.l) < 0)
 		return GEN_EXIT_RUN;
-	deadline = now_ns() + (uint64_t)((r.o.timeout > 0 ? r.o.timeout :
-		r.o.connect_timeout + r.start_delay + r.secs + r.drain + 10) *
-		1e9);
+	deadline = ns_after(now_ns(), r.o.timeout > 0 ? r.o.timeout :
+			    r.o.connect_timeout + r.start_delay + r.secs +
+			    r.drain + 10);
 	netns_counters_read(&na);
 	if (mc_open(&r.m, &r.o) < 0)
 		return GEN_EXIT_RUN;

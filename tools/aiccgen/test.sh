@@ -168,6 +168,23 @@ t_patterns()
 		'all(i["flow_min_us"] < i["flow_max_us"] for i in d["iterations"])'
 }
 
+# The longest run the options allow (2 million iterations of an hour's gap
+# and a day's timeout, ~1.8e20 ns) has no deadline that could pass: it
+# runs its first iteration, waits in the gap, and ends on SIGINT.
+t_incast_long_deadline()
+{
+	local rc=0
+	timeout --preserve-status -s INT 2 "$GEN" incast -c "$HOST" -p "$PORT" \
+		-n 2 --size 1K --iters 1000000 --warmup 1000000 --gap 3600000 \
+		--iter-timeout 86400 -j >"$tmp/long.json" 2>"$tmp/long.err" ||
+		rc=$?
+	cat "$tmp/long.err"
+	[ "$rc" -eq 1 ] && one_line "$tmp/long.err" &&
+	grep -q "incast: interrupted" "$tmp/long.err" &&
+	json "$tmp/long.json" 'len(d["iterations"]) == 1' \
+		'd["error"] == "interrupted"'
+}
+
 t_rpc()
 {
 	"$GEN" rpc -c "$HOST" -p "$PORT" --req 100 --resp 1000 --rate 500 \
@@ -442,6 +459,7 @@ TESTS=(
 	"incast_4_senders t_incast"
 	"incast_ideal_ratio t_incast_ideal"
 	"patterns_alltoall_ring_p2p t_patterns"
+	"incast_long_deadline t_incast_long_deadline"
 	"rpc_percentiles t_rpc"
 	"rpc_fixed_spacing t_rpc_fixed"
 	"rpc_start_delay t_rpc_start_delay"

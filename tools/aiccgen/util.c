@@ -340,6 +340,21 @@ int rxp_feed(struct rxp *p, const uint8_t *buf, size_t n,
 
 /* ---- time, signals, messages ---- */
 
+/*
+ * now + secs in nanoseconds, computed in double: a deadline past 2^63 ns
+ * (292 years; a product of the largest options can reach 1.8e20 ns,
+ * beyond uint64_t, where the conversion is undefined) is UINT64_MAX,
+ * which never passes.  secs is not negative.
+ */
+uint64_t ns_after(uint64_t now, double secs)
+{
+	double ns = secs * 1e9;
+
+	if (!(ns < 9e18))
+		return UINT64_MAX;
+	return now + (uint64_t)ns;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
