@@ -261,9 +261,10 @@ static void watch_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: aicc [-j] watch [-i SECONDS] [-n COUNT] [FLOW FILTERS]\n"
-		"  Every SECONDS (default 1) print per-profile counters with their\n"
-		"  rates per second since the last refresh, then the flows (same\n"
-		"  filters as 'aicc flows').  COUNT refreshes, default until ^C.\n"
+		"  Every SECONDS (default 1, 0.05 to 86400) print per-profile\n"
+		"  counters with their rates per second since the last refresh,\n"
+		"  then the flows (same filters as 'aicc flows').  COUNT (a positive\n"
+		"  integer) refreshes, default until ^C.\n"
 		"  With -j, one JSON object per refresh, one per line.\n");
 }
 
@@ -275,16 +276,45 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int parse_positive(const char *s, double *out)
+/*
+ * The refresh interval's limits: below 0.05 s watch would spin reading
+ * sysfs and sock_diag; above a day it is not watching.
+ */
+#define WATCH_MIN_INTERVAL	0.05
+#define WATCH_MAX_INTERVAL	86400
+
+/* -i SECONDS; -1 after the error message. */
+static int parse_interval(const char *s, double *out)
 {
 	char *end;
 	double d;
 
 	errno = 0;
 	d = strtod(s, &end);
-	if (errno || *end || end == s || !(d > 0) || d > 86400)
+	if (errno || *end || end == s || !(d >= WATCH_MIN_INTERVAL) ||
+	    d > WATCH_MAX_INTERVAL) {
+		err("watch: interval '%s' is not a number of seconds in [%g, %d]",
+		    s, WATCH_MIN_INTERVAL, WATCH_MAX_INTERVAL);
 		return -1;
+	}
 	*out = d;
+	return 0;
+}
+
+/* -n COUNT: decimal digits only, 1 to LONG_MAX; -1 after the message. */
+static int parse_count(const char *s, long *out)
+{
+	char *end;
+	long n = 0;
+
+	errno = 0;
+	if (*s >= '0' && *s <= '9')
+		n = strtol(s, &end, 10);
+	if (n < 1 || errno || *end) {
+		err("watch: count '%s' is not a positive integer", s);
+		return -1;
+	}
+	*out = n;
 	return 0;
 }
 
@@ -299,7 +329,7 @@ int cmd_watch(int argc, char **argv)
 	bool have[AICC_NR_PROFILES][AICC_NR_STATS];
 	bool had[AICC_NR_PROFILES][AICC_NR_STATS] = { { false } };
 	struct flow_filter ff;
-	double interval = 1, count_d, t_prev = 0;
+	double interval = 1, t_prev = 0;
 	long count = -1, iter;
 	bool tty = isatty(STDOUT_FILENO);
 	int i, p, s, ret;
@@ -314,21 +344,10 @@ int cmd_watch(int argc, char **argv)
 				err("watch: '%s' needs a value", argv[i]);
 				return EXIT_USAGE;
 			}
-			if (argv[i][1] == 'i') {
-				if (parse_positive(argv[i + 1], &interval)) {
-					err("watch: interval '%s' is not a number of seconds in (0, 86400]",
-					    argv[i + 1]);
-					return EXIT_USAGE;
-				}
-			} else {
-				if (parse_positive(argv[i + 1], &count_d) ||
-				    count_d != floor(count_d)) {
-					err("watch: count '%s' is not a positive integer",
-					    argv[i + 1]);
-					return EXIT_USAGE;
-				}
-				count = (long)count_d;
-			}
+			if (argv[i][1] == 'i' ?
+			    parse_interval(argv[i + 1], &interval) :
+			    parse_count(argv[i + 1], &count))
+				return EXIT_USAGE;
 			i++;
 		} else {
 			ret = parse_flow_filter(&ff, argc, argv, &i);

@@ -535,6 +535,30 @@ assert f[0]["profiles"]["aicc_lat"]["rates"]["rounds"] is None, f[0]
 		fail "text: $OUT"
 }
 
+# watch -n takes any positive integer, -i a number of seconds in
+# [0.05, 86400]; anything else is a usage error naming the value.
+t_watch_args() {
+	local a
+	fresh_tree || return 1
+	timeout 1 "$AICC" -j watch -i 0.05 -n 100000 >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	[ $RC = 124 ] && [ "$(wc -l <"$TMP/out")" -ge 2 ] ||
+		fail "-n 100000: rc $RC $(cat "$TMP/err")" || return 1
+	run "$AICC" watch -i 0.05 -n 1
+	[ $RC = 0 ] || fail "-i 0.05: rc $RC $ERR" || return 1
+	for a in "-n 0" "-n -1" "-n 1.5" "-n 1e3" "-n abc" "-n ''" "-n +3" \
+		 "-n 99999999999999999999999" "-i 1e-9" "-i 0.049" "-i 0" \
+		 "-i 86401" "-i nan" "-i inf" "-i -1" "-i ''"; do
+		eval "run \"\$AICC\" watch $a"
+		[ $RC = 2 ] && [ "$(echo "$ERR" | wc -l)" = 1 ] ||
+			fail "watch $a: rc $RC '$ERR'" || return 1
+		case $a in
+		-n*) echo "$ERR" | grep -q "count '.*' is not a positive integer" ;;
+		-i*) echo "$ERR" | grep -q "interval '.*' is not a number of seconds in \[0.05, 86400\]" ;;
+		esac || fail "watch $a: '$ERR'" || return 1
+	done
+}
+
 # Output that cannot be written (/dev/full) fails the command with one
 # message, whatever the verb; watch stops at the first refresh.
 t_stdout_write_error() {
@@ -777,7 +801,7 @@ t_tune() {
 TESTS=(help module_absent show_text json_valid set_units bad_values
        out_of_range rollback unreadable profile_roundtrip profile_malformed
        profile_full_dup profile_rollback metrics flows_loopback flows_filters select_get
-       select_route_netns watch watch_missing_counter
+       select_route_netns watch watch_missing_counter watch_args
        stdout_write_error profile_save_unreadable tune rdma_save_roundtrip rdma_save_errors
        rdma_show_unreadable rdma_set_rollback man_page)
 
