@@ -122,6 +122,28 @@ t_json_valid() {
 		fail "aicc_lat target: $OUT"
 }
 
+# Bytes that are not UTF-8 (in the module's version text and in the path
+# of the tree) come out as valid UTF-8 JSON: U+FFFD for each ill-formed
+# part, as Python's decoder replaces them; valid characters stay.
+t_json_non_utf8() {
+	local bytes=76c3a9ffe282782fc0afeda080f09f9880 link
+	fresh_tree || return 1
+	python3 -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]) + b"\n")' \
+		"$AICC_SYSFS/version" "$bytes" || return 1
+	link=$TMP/$'s\xe9\xff'
+	ln -s "$AICC_SYSFS" "$link" || return 1
+	AICC_SYSFS=$link run "$AICC" -j status
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	python3 - "$TMP/out" "$bytes" "$link" <<-'EOF' || fail "$OUT"
+	import json, os, sys
+	d = json.loads(open(sys.argv[1], 'rb').read().decode('utf-8'))
+	want = bytes.fromhex(sys.argv[2]).decode('utf-8', 'replace')
+	assert d['version'] == want, (d['version'], want)
+	link = os.fsencode(sys.argv[3]).decode('utf-8', 'replace')
+	assert d['sysfs'] == link, (d['sysfs'], link)
+	EOF
+}
+
 t_set_units() {
 	fresh_tree || return 1
 	run "$AICC" set aicc target_min_us=25us target_max_us=1.5s \
@@ -798,7 +820,7 @@ t_tune() {
 		fail "missing aicc-tune: rc $RC, $ERR" || return 1
 }
 
-TESTS=(help module_absent show_text json_valid set_units bad_values
+TESTS=(help module_absent show_text json_valid json_non_utf8 set_units bad_values
        out_of_range rollback unreadable profile_roundtrip profile_malformed
        profile_full_dup profile_rollback metrics flows_loopback flows_filters select_get
        select_route_netns watch watch_missing_counter watch_args

@@ -224,12 +224,14 @@ t_rpc_start_delay()
 		'd["sent"] == 19 and d["completed"] == 19 and d["lost"] == 0'
 }
 
-# dup_server PORT-FILE COPIES: a message server on 127.0.0.1 that answers
-# every request with COPIES identical ACKs (the same seq); it writes its
-# port to PORT-FILE and runs in the background as aux_pid.
+# dup_server PORT-FILE COPIES [CC-HEX]: a message server on 127.0.0.1 that
+# answers every request with COPIES identical ACKs (the same seq) and says
+# in its hello that it uses the congestion control whose name is the bytes
+# CC-HEX (default "reno"); it writes its port to PORT-FILE and runs in the
+# background as aux_pid.
 dup_server()
 {
-	python3 - "$1" "$2" <<'PY' &
+	python3 - "$1" "$2" "${3:-72656e6f}" <<'PY' &
 import os, socket, struct, sys, threading
 MAGIC, MSG_MAGIC, ACK = 0x41494347, 0x41494d47, 3
 
@@ -245,7 +247,8 @@ def recv_all(c, n):
 def serve(c, copies):
     try:
         recv_all(c, 32)                 # the session header
-        c.sendall(struct.pack('>IBB10x16s', MAGIC, 1, 0, b'reno'))
+        c.sendall(struct.pack('>IBB10x16s', MAGIC, 1, 0,
+                              bytes.fromhex(sys.argv[3])))
         while True:
             _, seq, _, _, resp, ln = struct.unpack('>IIHHIQ',
                                                    recv_all(c, 24))
@@ -304,6 +307,33 @@ t_rpc_duplicate_response()
 			'd["lost"] <= d["sent"]' \
 			'"answered twice" in d["error"]' || return 1
 	done
+}
+
+# A server whose congestion control name is not UTF-8 (a valid "é", a
+# stray 0xff, a truncated 3-byte sequence, an overlong "/", a surrogate):
+# the JSON report stays valid UTF-8, with U+FFFD for each ill-formed part
+# exactly as Python's decoder replaces them, and the valid text kept.
+t_json_non_utf8()
+{
+	local port cc=72c3a9ffe282782fc0afeda080
+	rm -f "$tmp/dupport"
+	dup_server "$tmp/dupport" 1 "$cc" || return 1
+	port=$(cat "$tmp/dupport")
+	timeout 20 "$GEN" rpc -c "$HOST" -p "$port" --rate 100 -t 0.1 -j \
+		>"$tmp/u8.json"
+	local rc=$?
+	kill "$aux_pid" 2>/dev/null
+	wait "$aux_pid" 2>/dev/null
+	aux_pid=
+	[ "$rc" -eq 0 ] || return 1
+	python3 - "$tmp/u8.json" "$cc" <<'PY'
+import json, sys
+raw = open(sys.argv[1], 'rb').read()
+d = json.loads(raw.decode('utf-8'))     # strict: fails on a stray byte
+want = bytes.fromhex(sys.argv[2]).decode('utf-8', 'replace')
+got = d['conns'][0]['server_cc']
+assert got == want, (got, want)
+PY
 }
 
 t_cc_reno()
@@ -464,6 +494,7 @@ TESTS=(
 	"rpc_fixed_spacing t_rpc_fixed"
 	"rpc_start_delay t_rpc_start_delay"
 	"rpc_duplicate_response t_rpc_duplicate_response"
+	"json_non_utf8 t_json_non_utf8"
 	"cc_reno_both_sides t_cc_reno"
 	"cc_nonexistent_fails t_cc_missing"
 	"server_cc_nonexistent_fails t_server_cc_missing"
