@@ -939,9 +939,17 @@ static int profile_load(const char *file, bool dry)
 		n++;
 	}
 #undef BAD
+	/*
+	 * A file that cannot be read is a runtime error (exit 1); a file
+	 * with bad lines or none at all is bad input, exit 2 like a
+	 * malformed value of 'aicc set' or a bad line of 'rdma set --file'.
+	 */
 	if (ferror(f)) {
-		err("cannot read %s: %s", file, strerror(errno));
-		bad++;
+		err("cannot read %s: %s; nothing applied", file,
+		    strerror(errno));
+		if (f != stdin)
+			fclose(f);
+		return 1;
 	}
 	if (f != stdin)
 		fclose(f);
@@ -951,11 +959,11 @@ static int profile_load(const char *file, bool dry)
 			    bad - MAX_REPORTED);
 		err("%s: %d error%s, nothing applied", file, bad,
 		    bad == 1 ? "" : "s");
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (!n) {
 		err("%s: no settings found, nothing applied", file);
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (dry && !module_loaded())
 		return 0;

@@ -194,18 +194,20 @@ static int check_assign(const char *where, const char *name, const char *val,
 
 /*
  * A knob file: "KNOB = VALUE" per line, '#' starts a comment.  Any bad
- * line rejects the whole file (-1 after one error line).
+ * line rejects the whole file: EXIT_USAGE after one error line, as for a
+ * bad KNOB=VALUE argument; 1 if the file cannot be read (a runtime error,
+ * as for 'aicc profile load').
  */
 static int load_file(const char *file, uint64_t *v, bool *have)
 {
 	char line[512], where[600];
 	bool any = false;
-	int ln = 0, rc = -1;
+	int ln = 0, rc = EXIT_USAGE;
 	FILE *f = fopen(file, "r");
 
 	if (!f) {
 		err("cannot open %s: %s", file, errno_words(errno));
-		return -1;
+		return 1;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char name[64], val[64], *hash = strchr(line, '#');
@@ -229,12 +231,14 @@ static int load_file(const char *file, uint64_t *v, bool *have)
 			goto out;
 		any = true;
 	}
-	if (ferror(f))
+	if (ferror(f)) {
 		err("cannot read %s: %s", file, errno_words(errno));
-	else if (!any)
+		rc = 1;
+	} else if (!any) {
 		err("%s: no knob assignments", file);
-	else
+	} else {
 		rc = 0;
+	}
 out:
 	fclose(f);
 	return rc;
@@ -258,8 +262,9 @@ static int rdma_set(int argc, char **argv)
 		}
 	}
 	/* check everything before writing anything; arguments override FILE */
-	if (file && load_file(file, val, have))
-		return EXIT_USAGE;
+	r = file ? load_file(file, val, have) : 0;
+	if (r)
+		return r;
 	for (i = 1; i < argc; i++) {
 		char name[64];
 		const char *eq = strchr(argv[i], '=');
@@ -550,8 +555,9 @@ static int rdma_export(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* FILE's knobs over the built-in defaults, no module needed */
-	if (file && load_file(file, v, have))
-		return EXIT_USAGE;
+	r = file ? load_file(file, v, have) : 0;
+	if (r)
+		return r;
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
 		if (defaults || file) {
 			if (!have[i])

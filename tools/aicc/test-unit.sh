@@ -266,8 +266,10 @@ t_profile_malformed() {
 	just garbage
 	aicc.target = 310
 	EOF
+	# a malformed file is bad input, exit 2 like a malformed value of
+	# 'aicc set'; a file that cannot be read is a runtime error, exit 1
 	run "$AICC" profile load "$TMP/bad.conf"
-	[ $RC = 1 ] || fail "rc $RC" || return 1
+	[ $RC = 2 ] || fail "rc $RC" || return 1
 	echo "$ERR" | grep -q "bad.conf:3: unknown knob 'nosuch' for aicc" &&
 		echo "$ERR" | grep -q "bad.conf:5: aicc_lat.mi: .*out of range" &&
 		echo "$ERR" | grep -q "bad.conf:6: expected 'PROFILE.KNOB = VALUE'" &&
@@ -275,6 +277,18 @@ t_profile_malformed() {
 		echo "$ERR" | grep -q "4 errors, nothing applied" ||
 		fail "$ERR" || return 1
 	[ "$(tree_sum)" = "$sum" ] || fail "tree changed" || return 1
+	run "$AICC" profile load -n "$TMP/bad.conf"
+	[ $RC = 2 ] || fail "-n: rc $RC" || return 1
+	printf '# nothing\n\n' >"$TMP/empty.conf"
+	run "$AICC" profile load "$TMP/empty.conf"
+	[ $RC = 2 ] && echo "$ERR" | grep -q "no settings found" ||
+		fail "empty: rc $RC $ERR" || return 1
+	run "$AICC" profile load "$TMP/no-such.conf"
+	[ $RC = 1 ] && echo "$ERR" | grep -q "cannot read .*no-such.conf: No such file" ||
+		fail "missing: rc $RC $ERR" || return 1
+	run "$AICC" profile load "$TMP"
+	[ $RC = 1 ] && echo "$ERR" | grep -q "Is a directory" ||
+		fail "directory: rc $RC $ERR" || return 1
 	# Valid lines alone apply; -n only checks.
 	grep -v -e nosuch -e garbage -e 2000 -e 310 "$TMP/bad.conf" >"$TMP/ok.conf"
 	run "$AICC" profile load -n "$TMP/ok.conf"
@@ -298,13 +312,13 @@ t_profile_full_dup() {
 	printf 'aicc.target = 66\naicc.target = 67\nglobal.rate_memory = 0\n' \
 		>>"$TMP/dup.conf"
 	run "$AICC" profile load -n "$TMP/dup.conf"
-	[ $RC = 1 ] || fail "rc $RC: $ERR" || return 1
+	[ $RC = 2 ] || fail "rc $RC: $ERR" || return 1
 	echo "$ERR" | grep -q "dup.conf:$((n + 1)): aicc.target set again" &&
 		echo "$ERR" | grep -q "dup.conf:$((n + 3)): global.rate_memory set again" &&
 		echo "$ERR" | grep -q "3 errors, nothing applied" &&
 		[ "$(echo "$ERR" | wc -l)" = 4 ] || fail "$ERR" || return 1
 	run "$AICC" profile load "$TMP/dup.conf"
-	[ $RC = 1 ] && [ "$(tree_sum)" = "$sum" ] || fail "applied: $ERR" || return 1
+	[ $RC = 2 ] && [ "$(tree_sum)" = "$sum" ] || fail "applied: $ERR" || return 1
 	run "$AICC" profile load -n "$TMP/full.conf"
 	[ $RC = 0 ] || fail "the saved file: $ERR"
 }
@@ -785,6 +799,25 @@ t_rdma_set_rollback() {
 		fail "incomplete: '$ERR'"
 }
 
+# A knob file that cannot be read is a runtime error (1), a bad one bad
+# input (2), for rdma set and rdma export alike.
+t_rdma_file_errors() {
+	local v
+	roce_tree || return 1
+	printf 'rp_ai_rate = 9\nrp_hai_rate = 2x\n' >"$TMP/bad-roce.conf"
+	for v in set "export --format mlx5"; do
+		run "$AICC" rdma $v --file "$TMP/no-such.conf"
+		[ $RC = 1 ] && echo "$ERR" | grep -q "cannot open .*: No such file" ||
+			fail "$v: missing file: rc $RC $ERR" || return 1
+		run "$AICC" rdma $v --file "$TMP"
+		[ $RC = 1 ] && echo "$ERR" | grep -q "cannot read .*: Is a directory" ||
+			fail "$v: directory: rc $RC $ERR" || return 1
+		run "$AICC" rdma $v --file "$TMP/bad-roce.conf"
+		[ $RC = 2 ] && echo "$ERR" | grep -q "bad-roce.conf:2: rp_hai_rate=2x" ||
+			fail "$v: bad file: rc $RC $ERR" || return 1
+	done
+}
+
 t_man_page() {
 	local out
 	command -v groff >/dev/null || { echo "# SKIP no groff"; return 4; }
@@ -825,7 +858,8 @@ TESTS=(help module_absent show_text json_valid json_non_utf8 set_units bad_value
        profile_full_dup profile_rollback metrics flows_loopback flows_filters select_get
        select_route_netns watch watch_missing_counter watch_args
        stdout_write_error profile_save_unreadable tune rdma_save_roundtrip rdma_save_errors
-       rdma_show_unreadable rdma_set_rollback man_page)
+       rdma_show_unreadable rdma_set_rollback rdma_file_errors
+       man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"
