@@ -829,6 +829,16 @@ t_man_page() {
 		grep -q "^\.B.* $v\b\|^\.B $v\|^\.BR* \"*$v" tools/aicc/aicc.8 ||
 			fail "verb $v not in the man page" || return 1
 	done
+	# every rdma command is in the SYNOPSIS and in main.c's verb table
+	local syn tab
+	syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' tools/aicc/aicc.8)
+	tab=$(sed -n '/{ "rdma", cmd_rdma,/,/}/p' tools/aicc/main.c)
+	for v in $("$AICC" rdma -h | sed -n 's/^Usage: aicc \[-j\] rdma \([a-z]*\).*/\1/p'); do
+		echo "$syn" | grep -q "^\.B \(aicc rdma \)\?$v\b" ||
+			fail "rdma $v not in the SYNOPSIS" || return 1
+		echo "$tab" | grep -q "[\"|] $v\b\|\"$v\b" ||
+			fail "rdma $v not in main.c's verb table" || return 1
+	done
 }
 
 # 'aicc tune' runs aicc-tune from next to the tool (or $AICC_TUNE) with
