@@ -398,6 +398,8 @@ t_bad_args()
 	bad_args "empty host" bulk -c "$HOST,,$HOST" &&
 	bad_args "invalid congestion control name" bulk -c "$HOST" --cc 'a b' &&
 	bad_args "unexpected argument" server -p 0 extra &&
+	bad_args "-B: invalid address 'bad-address'" server -B bad-address -p 0 &&
+	bad_args "-B: invalid address '10.0.0.256'" server -B 10.0.0.256 -p 0 &&
 	bad_args "--netns: cannot open /run/netns/aiccgen-no-such-ns" \
 		incast -c "$HOST" --netns aiccgen-no-such-ns
 }
