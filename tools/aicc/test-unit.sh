@@ -503,6 +503,25 @@ t_select_route_netns() {
 		[ -z "$(ip route show 10.98.0.0/16)" ]
 		$A select route add 10.97.0.0/16 dev t0 no_such_cc 2>/dev/null && exit 1
 		[ -z "$(ip route show 10.97.0.0/16)" ]
+		# via/dev on a route aicc did not create: refused, the route
+		# (gateway, mtu, protocol) stays; without them congctl is added
+		# to it as it is.
+		ip route add 10.96.0.0/16 via 10.99.0.2 mtu 1400
+		r0=$(ip route show 10.96.0.0/16)
+		for a in "dev t0" "via 10.99.0.3" "via 10.99.0.3 dev t0"; do
+			e=$($A select route add 10.96.0.0/16 $a reno 2>&1) && exit 1
+			echo "$e" | grep -q "^aicc: select route add: 10.96.0.0/16 already has a route (protocol boot); via/dev would replace it" || { echo "$e"; exit 1; }
+			[ "$(ip route show 10.96.0.0/16)" = "$r0" ]
+		done
+		$A select route add 10.96.0.0/16 reno
+		ip route show 10.96.0.0/16 | grep -q "via 10.99.0.2 dev t0 .*mtu 1400 congctl reno"
+		# ... and on one it created: replaced, still protocol 172
+		$A select route add 10.98.0.0/16 via 10.99.0.2 reno
+		$A select route add 10.98.0.0/16 dev t0 cubic
+		ip route show 10.98.0.0/16 | grep -q "^10.98.0.0/16 dev t0 proto 172 .*congctl cubic"
+		ip route show 10.98.0.0/16 | grep -q via && exit 1
+		$A select route del 10.98.0.0/16
+		[ -z "$(ip route show 10.98.0.0/16)" ]
 		$A select route add 10.97.0.1/16 dev t0 reno 2>/dev/null && exit 1
 		ip -6 addr add fd99::1/64 dev t0 nodad
 		$A select route add fd98::/64 via fd99::2 reno
