@@ -882,13 +882,13 @@ t_tune() {
 		fail "missing aicc-tune: rc $RC, $ERR" || return 1
 }
 
-TESTS=(help module_absent show_text json_valid json_non_utf8 set_units bad_values
-       out_of_range rollback unreadable profile_roundtrip profile_malformed
-       profile_full_dup profile_rollback metrics flows_loopback flows_filters select_get
-       select_route_netns watch watch_missing_counter watch_args
-       stdout_write_error profile_save_unreadable tune rdma_save_roundtrip rdma_save_errors
-       rdma_show_unreadable rdma_set_rollback rdma_file_errors
-       man_page)
+TESTS=(help module_absent show_text json_valid json_non_utf8 set_units
+       bad_values out_of_range rollback unreadable profile_roundtrip
+       profile_malformed profile_full_dup profile_rollback metrics
+       flows_loopback flows_filters select_get select_route_netns watch
+       watch_missing_counter watch_args stdout_write_error
+       profile_save_unreadable tune rdma_save_roundtrip rdma_save_errors
+       rdma_show_unreadable rdma_set_rollback rdma_file_errors man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"
