@@ -195,7 +195,7 @@ t_profile_bad()
 	sum=$(knobs_sum)
 	printf 'aicc.target = 300\naicc.beta = lots\naicc_lat.nope = 1\n' > "$tmp/b.conf"
 	run "$A" profile load "$tmp/b.conf"
-	[ "$RC" = 1 ] && [[ $ERR == *"b.conf:2: aicc.beta:"* ]] &&
+	[ "$RC" = 2 ] && [[ $ERR == *"b.conf:2: aicc.beta:"* ]] &&
 		[[ $ERR == *"b.conf:3: unknown knob 'nope'"* ]] ||
 		{ echo "rc $RC: $ERR"; return 1; }
 	[ "$(knobs_sum)" = "$sum" ]

@@ -37,6 +37,7 @@ extern bool opt_json;
 extern bool opt_pretty;
 
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int flush_stdout(void);	/* fflush(stdout), remembering why it failed */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *errno_words(int e);
 

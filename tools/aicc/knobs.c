@@ -742,26 +742,27 @@ static void profile_usage(FILE *f)
 		"  writes anything, then applies every line or none.  -n: only check.\n");
 }
 
+/*
+ * Every knob is read, and the whole text built, before anything is
+ * written: a knob that cannot be read leaves FILE as it was and prints
+ * nothing on stdout.  A write error on stdout is reported at exit (main).
+ */
 static int profile_save(const char *file)
 {
-	char tmp[PATH_MAX], human[48];
+	char tmp[PATH_MAX], human[48], when[64];
 	struct utsname u;
 	time_t now = time(NULL);
-	char when[64];
+	char *text = NULL;
+	size_t len = 0;
 	FILE *f;
-	int p, i, ret;
+	int p, i, ret, e = 0;
 
 	if (require_module())
 		return 1;
-	if (!strcmp(file, "-")) {
-		f = stdout;
-	} else {
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", file, (int)getpid());
-		f = fopen(tmp, "w");
-		if (!f) {
-			err("cannot write %s: %s", tmp, strerror(errno));
-			return 1;
-		}
+	f = open_memstream(&text, &len);
+	if (!f) {
+		err("profile save: %s", strerror(errno));
+		return 1;
 	}
 	uname(&u);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -781,10 +782,8 @@ static int profile_save(const char *file)
 			if (ret) {
 				err("cannot read %s.%s: %s; nothing saved",
 				    profile_name(p), k->name, read_err(ret));
-				if (f != stdout) {
-					fclose(f);
-					unlink(tmp);
-				}
+				fclose(f);
+				free(text);
 				return 1;
 			}
 			format_human(k->unit, v, human, sizeof(human));
@@ -792,10 +791,32 @@ static int profile_save(const char *file)
 				k->name, (unsigned long long)v, human);
 		}
 	}
-	if (f == stdout)
-		return fflush(f) ? 1 : 0;
-	if (fclose(f) || rename(tmp, file)) {
-		err("cannot write %s: %s", file, strerror(errno));
+	if (ferror(f) | fclose(f)) {
+		err("profile save: %s; nothing saved", strerror(errno));
+		free(text);
+		return 1;
+	}
+	if (!strcmp(file, "-")) {
+		fwrite(text, 1, len, stdout);
+		free(text);
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", file, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		err("cannot write %s: %s", tmp, strerror(errno));
+		free(text);
+		return 1;
+	}
+	if (fwrite(text, 1, len, f) != len)
+		e = errno ? errno : EIO;
+	if (fclose(f) && !e)
+		e = errno;
+	if (!e && rename(tmp, file))
+		e = errno;
+	free(text);
+	if (e) {
+		err("cannot write %s: %s", file, strerror(e));
 		unlink(tmp);
 		return 1;
 	}
@@ -847,6 +868,7 @@ static int profile_load(const char *file, bool dry)
 	while (fgets(line, sizeof(line), f)) {
 		char *s, *eq, *dot, *key, *val, *hash;
 		const struct aicc_knob_desc *k;
+		uint64_t v;
 		int p, idx;
 
 		lineno++;
@@ -892,8 +914,9 @@ static int profile_load(const char *file, bool dry)
 			BAD("%s.%s: expected a single value", key, k->name);
 			continue;
 		}
-		if (parse_knob_value(k, val, &ch[n].new, why, sizeof(why)) ||
-		    check_knob_value(p, idx, ch[n].new, why, sizeof(why))) {
+		/* Into a local: ch[n] exists only while n < MAX_LOAD. */
+		if (parse_knob_value(k, val, &v, why, sizeof(why)) ||
+		    check_knob_value(p, idx, v, why, sizeof(why))) {
 			BAD("%s.%s: %s", key, k->name, why);
 			continue;
 		}
@@ -911,13 +934,22 @@ static int profile_load(const char *file, bool dry)
 		}
 		ch[n].profile = p;
 		ch[n].idx = idx;
+		ch[n].new = v;
 		ch[n].line = lineno;
 		n++;
 	}
 #undef BAD
+	/*
+	 * A file that cannot be read is a runtime error (exit 1); a file
+	 * with bad lines or none at all is bad input, exit 2 like a
+	 * malformed value of 'aicc set' or a bad line of 'rdma set --file'.
+	 */
 	if (ferror(f)) {
-		err("cannot read %s: %s", file, strerror(errno));
-		bad++;
+		err("cannot read %s: %s; nothing applied", file,
+		    strerror(errno));
+		if (f != stdin)
+			fclose(f);
+		return 1;
 	}
 	if (f != stdin)
 		fclose(f);
@@ -927,11 +959,11 @@ static int profile_load(const char *file, bool dry)
 			    bad - MAX_REPORTED);
 		err("%s: %d error%s, nothing applied", file, bad,
 		    bad == 1 ? "" : "s");
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (!n) {
 		err("%s: no settings found, nothing applied", file);
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (dry && !module_loaded())
 		return 0;

@@ -40,7 +40,8 @@ static const struct cmd commands[] = {
 	  "counters, knobs and flow summaries for Prometheus" },
 	{ "model", cmd_model, "load FILE | show [FILE] | unload",
 	  "the learned policy's model" },
-	{ "rdma", cmd_rdma, "show | set KNOB=VALUE ... | flows | export --format mlx5 [-o FILE]",
+	{ "rdma", cmd_rdma,
+	  "show | set [--file FILE] [KNOB=VALUE ...] | save [-o FILE] | flows | export ...",
 	  "RoCEv2 congestion control (aicc_roce)" },
 	{ "tune", cmd_tune, "--profile NAME [FABRIC] [BUDGET] [-o FILE]",
 	  "learn knobs for a fabric in the simulator (aicc-tune)" },
@@ -51,11 +52,38 @@ static const struct cmd commands[] = {
 
 #define ARRAY_LEN	(sizeof(commands) / sizeof(commands[0]))
 
+/* The reason of the first failed flush of stdout, for the check at exit. */
+static int stdout_errno;
+
+int flush_stdout(void)
+{
+	if (!fflush(stdout))
+		return 0;
+	if (!stdout_errno)
+		stdout_errno = errno ? errno : EIO;
+	return -1;
+}
+
+/*
+ * Whatever a verb printed must have reached stdout: a write error (a full
+ * disk, a closed pipe, >&-) fails the command, with one message, even if
+ * the verb itself succeeded.  glibc drops the buffer after a failed flush,
+ * so the reason comes from the first failure flush_stdout() saw.
+ */
+static int check_stdout(int ret)
+{
+	if (!flush_stdout() && !ferror(stdout))
+		return ret;
+	err("write error on standard output: %s",
+	    strerror(stdout_errno ? stdout_errno : EIO));
+	return ret ? ret : 1;
+}
+
 void err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
+	flush_stdout();
 	fputs("aicc: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -67,7 +95,7 @@ void warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
+	flush_stdout();
 	fputs("aicc: warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -202,10 +230,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			usage(stdout);
-			return 0;
+			return check_stdout(0);
 		}
 		if (!strcmp(o, "-V") || !strcmp(o, "--version"))
-			return cmd_version(1, argv + i);
+			return check_stdout(cmd_version(1, argv + i));
 		if (!strcmp(o, "-j") || !strcmp(o, "--json")) {
 			opt_json = true;
 		} else if (!strcmp(o, "-p") || !strcmp(o, "--pretty")) {
@@ -222,5 +250,5 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	return run_cmd_table(commands, NULL, argc - i, argv + i);
+	return check_stdout(run_cmd_table(commands, NULL, argc - i, argv + i));
 }

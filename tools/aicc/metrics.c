@@ -247,7 +247,11 @@ int cmd_metrics(int argc, char **argv)
 
 /* ---- watch ---- */
 
-/* Per-second rate; NAN if the counter went backwards (module reloaded). */
+/*
+ * Per-second rate; NAN if the counter went backwards (module reloaded).
+ * watch prints a NAN, like a rate without a previous value, as null in
+ * JSON and "-" in text.
+ */
 static double rate(uint64_t cur, uint64_t prev, double dt)
 {
 	return cur >= prev ? (double)(cur - prev) / dt : NAN;
@@ -257,9 +261,10 @@ static void watch_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: aicc [-j] watch [-i SECONDS] [-n COUNT] [FLOW FILTERS]\n"
-		"  Every SECONDS (default 1) print per-profile counters with their\n"
-		"  rates per second since the last refresh, then the flows (same\n"
-		"  filters as 'aicc flows').  COUNT refreshes, default until ^C.\n"
+		"  Every SECONDS (default 1, 0.05 to 86400) print per-profile\n"
+		"  counters with their rates per second since the last refresh,\n"
+		"  then the flows (same filters as 'aicc flows').  COUNT (a positive\n"
+		"  integer) refreshes, default until ^C.\n"
 		"  With -j, one JSON object per refresh, one per line.\n");
 }
 
@@ -271,26 +276,60 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int parse_positive(const char *s, double *out)
+/*
+ * The refresh interval's limits: below 0.05 s watch would spin reading
+ * sysfs and sock_diag; above a day it is not watching.
+ */
+#define WATCH_MIN_INTERVAL	0.05
+#define WATCH_MAX_INTERVAL	86400
+
+/* -i SECONDS; -1 after the error message. */
+static int parse_interval(const char *s, double *out)
 {
 	char *end;
 	double d;
 
 	errno = 0;
 	d = strtod(s, &end);
-	if (errno || *end || end == s || !(d > 0) || d > 86400)
+	if (errno || *end || end == s || !(d >= WATCH_MIN_INTERVAL) ||
+	    d > WATCH_MAX_INTERVAL) {
+		err("watch: interval '%s' is not a number of seconds in [%g, %d]",
+		    s, WATCH_MIN_INTERVAL, WATCH_MAX_INTERVAL);
 		return -1;
+	}
 	*out = d;
+	return 0;
+}
+
+/* -n COUNT: decimal digits only, 1 to LONG_MAX; -1 after the message. */
+static int parse_count(const char *s, long *out)
+{
+	char *end;
+	long n = 0;
+
+	errno = 0;
+	if (*s >= '0' && *s <= '9')
+		n = strtol(s, &end, 10);
+	if (n < 1 || errno || *end) {
+		err("watch: count '%s' is not a positive integer", s);
+		return -1;
+	}
+	*out = n;
 	return 0;
 }
 
 int cmd_watch(int argc, char **argv)
 {
-	static uint64_t prev[AICC_NR_PROFILES][AICC_NR_STATS];
+	/*
+	 * have[][]: cur[][] holds this refresh's value of the counter;
+	 * had[][]: prev[][] holds the previous refresh's.  A rate needs both.
+	 */
+	uint64_t prev[AICC_NR_PROFILES][AICC_NR_STATS] = { { 0 } };
 	uint64_t cur[AICC_NR_PROFILES][AICC_NR_STATS];
 	bool have[AICC_NR_PROFILES][AICC_NR_STATS];
+	bool had[AICC_NR_PROFILES][AICC_NR_STATS] = { { false } };
 	struct flow_filter ff;
-	double interval = 1, count_d, t_prev = 0;
+	double interval = 1, t_prev = 0;
 	long count = -1, iter;
 	bool tty = isatty(STDOUT_FILENO);
 	int i, p, s, ret;
@@ -305,21 +344,10 @@ int cmd_watch(int argc, char **argv)
 				err("watch: '%s' needs a value", argv[i]);
 				return EXIT_USAGE;
 			}
-			if (argv[i][1] == 'i') {
-				if (parse_positive(argv[i + 1], &interval)) {
-					err("watch: interval '%s' is not a number of seconds in (0, 86400]",
-					    argv[i + 1]);
-					return EXIT_USAGE;
-				}
-			} else {
-				if (parse_positive(argv[i + 1], &count_d) ||
-				    count_d != floor(count_d)) {
-					err("watch: count '%s' is not a positive integer",
-					    argv[i + 1]);
-					return EXIT_USAGE;
-				}
-				count = (long)count_d;
-			}
+			if (argv[i][1] == 'i' ?
+			    parse_interval(argv[i + 1], &interval) :
+			    parse_count(argv[i + 1], &count))
+				return EXIT_USAGE;
 			i++;
 		} else {
 			ret = parse_flow_filter(&ff, argc, argv, &i);
@@ -361,10 +389,14 @@ int cmd_watch(int argc, char **argv)
 			err("aicc module not loaded (it went away)");
 			return 1;
 		}
-		for (p = 0; p < AICC_NR_PROFILES; p++)
-			for (s = 0; s < AICC_NR_STATS; s++)
+		for (p = 0; p < AICC_NR_PROFILES; p++) {
+			for (s = 0; s < AICC_NR_STATS; s++) {
 				have[p][s] = profile_present(p) &&
 					     !read_stat(p, s, &cur[p][s]);
+				if (!have[p][s])
+					cur[p][s] = 0;
+			}
+		}
 		ret = flows_collect(&ff, &fl, &nfl);
 		if (ret) {
 			err("watch: sock_diag failed: %s", errno_words(-ret));
@@ -392,10 +424,15 @@ int cmd_watch(int argc, char **argv)
 							 cur[p][s]);
 				json_close_obj();
 				json_open_obj("rates");
-				for (s = 0; rates && s < AICC_NR_STATS; s++)
-					if (have[p][s] && s != AICC_S_FLOWS)
+				for (s = 0; s < AICC_NR_STATS; s++) {
+					if (!have[p][s] || s == AICC_S_FLOWS)
+						continue;
+					if (rates && had[p][s])
 						json_double(stat_table[s].name,
 							    rate(cur[p][s], prev[p][s], dt));
+					else
+						json_null(stat_table[s].name);
+				}
 				json_close_obj();
 				json_close_obj();
 			}
@@ -417,15 +454,24 @@ int cmd_watch(int argc, char **argv)
 			for (s = 0; s < AICC_NR_STATS; s++) {
 				printf("%-16s", stat_table[s].name);
 				for (p = 0; p < AICC_NR_PROFILES; p++) {
+					double r = NAN;
 					char cell[40];
 
+					if (rates && had[p][s] && have[p][s])
+						r = rate(cur[p][s], prev[p][s], dt);
 					if (!have[p][s])
 						snprintf(cell, sizeof(cell), "-");
-					else if (rates && s != AICC_S_FLOWS)
+					else if (rates && s != AICC_S_FLOWS &&
+						 isfinite(r))
 						snprintf(cell, sizeof(cell),
 							 "%llu %9.1f/s",
 							 (unsigned long long)cur[p][s],
-							 rate(cur[p][s], prev[p][s], dt));
+							 r);
+					else if (rates && s != AICC_S_FLOWS)
+						snprintf(cell, sizeof(cell),
+							 "%llu %9s/s",
+							 (unsigned long long)cur[p][s],
+							 "-");
 					else
 						snprintf(cell, sizeof(cell), "%llu",
 							 (unsigned long long)cur[p][s]);
@@ -436,9 +482,12 @@ int cmd_watch(int argc, char **argv)
 			printf("\n%zu flow%s\n", nfl, nfl == 1 ? "" : "s");
 			flows_print(fl, nfl);
 		}
-		fflush(stdout);
 		free(fl);
+		/* stdout gone or full: stop; main reports it */
+		if (flush_stdout() || ferror(stdout))
+			return 1;
 		memcpy(prev, cur, sizeof(prev));
+		memcpy(had, have, sizeof(had));
 		t_prev = t;
 	}
 	return 0;

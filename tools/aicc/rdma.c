@@ -86,33 +86,41 @@ static int roce_verb_start(const char *verb, int argc, char **argv, char *d,
 	return 0;
 }
 
+/* Every knob is read before anything is printed: all of it or an error. */
 static int rdma_show(int argc, char **argv)
 {
+	uint64_t kv[AICC_ROCE_NR_KNOBS], sv[AICC_ROCE_NR_STATS];
+	bool have_s[AICC_ROCE_NR_STATS];
 	char d[512];
-	uint64_t v;
 	int i, r = roce_verb_start("show", argc, argv, d, sizeof(d));
 
 	if (r)
 		return r;
-	if (opt_json)
+	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
+		r = roce_read(i, false, &kv[i]);
+		if (r) {
+			err("cannot read %s/%s: %s", d, aicc_roce_knob_desc[i].name,
+			    errno_words(-r));
+			return 1;
+		}
+	}
+	/* a counter that cannot be read is left out, as before */
+	for (i = 0; i < AICC_ROCE_NR_STATS; i++)
+		have_s[i] = !roce_read(i, true, &sv[i]);
+	if (opt_json) {
 		json_open_obj(NULL);
-	if (opt_json)
 		json_open_obj("knobs");
-	else
+	} else {
 		printf("%-30s %12s  %-7s %s\n", "knob", "value", "unit", "range");
+	}
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
 		const struct aicc_roce_knob_desc *k = &aicc_roce_knob_desc[i];
 
-		r = roce_read(i, false, &v);
-		if (r) {
-			err("cannot read %s/%s: %s", d, k->name, errno_words(-r));
-			return 1;
-		}
 		if (opt_json)
-			json_u64(k->name, v);
+			json_u64(k->name, kv[i]);
 		else
 			printf("%-30s %12llu  %-7s %u..%u\n", k->name,
-			       (unsigned long long)v, roce_unit_name[k->unit],
+			       (unsigned long long)kv[i], roce_unit_name[k->unit],
 			       k->min, k->max);
 	}
 	if (opt_json) {
@@ -122,13 +130,13 @@ static int rdma_show(int argc, char **argv)
 		printf("\ncounters:\n");
 	}
 	for (i = 0; i < AICC_ROCE_NR_STATS; i++) {
-		if (roce_read(i, true, &v))
+		if (!have_s[i])
 			continue;
 		if (opt_json)
-			json_u64(aicc_roce_stat_desc[i].name, v);
+			json_u64(aicc_roce_stat_desc[i].name, sv[i]);
 		else
 			printf("  %-14s %llu\n", aicc_roce_stat_desc[i].name,
-			       (unsigned long long)v);
+			       (unsigned long long)sv[i]);
 	}
 	if (opt_json) {
 		json_close_obj();
@@ -186,18 +194,20 @@ static int check_assign(const char *where, const char *name, const char *val,
 
 /*
  * A knob file: "KNOB = VALUE" per line, '#' starts a comment.  Any bad
- * line rejects the whole file (-1 after one error line).
+ * line rejects the whole file: EXIT_USAGE after one error line, as for a
+ * bad KNOB=VALUE argument; 1 if the file cannot be read (a runtime error,
+ * as for 'aicc profile load').
  */
 static int load_file(const char *file, uint64_t *v, bool *have)
 {
 	char line[512], where[600];
 	bool any = false;
-	int ln = 0, rc = -1;
+	int ln = 0, rc = EXIT_USAGE;
 	FILE *f = fopen(file, "r");
 
 	if (!f) {
 		err("cannot open %s: %s", file, errno_words(errno));
-		return -1;
+		return 1;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char name[64], val[64], *hash = strchr(line, '#');
@@ -221,12 +231,14 @@ static int load_file(const char *file, uint64_t *v, bool *have)
 			goto out;
 		any = true;
 	}
-	if (ferror(f))
+	if (ferror(f)) {
 		err("cannot read %s: %s", file, errno_words(errno));
-	else if (!any)
+		rc = 1;
+	} else if (!any) {
 		err("%s: no knob assignments", file);
-	else
+	} else {
 		rc = 0;
+	}
 out:
 	fclose(f);
 	return rc;
@@ -238,7 +250,7 @@ static int rdma_set(int argc, char **argv)
 	bool have[AICC_ROCE_NR_KNOBS] = { false };
 	const char *file = NULL;
 	char d[512], p[600];
-	int i, j, r, n = 0;
+	int i, j, r, n = 0, bad = 0, written = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--file")) {
@@ -250,8 +262,9 @@ static int rdma_set(int argc, char **argv)
 		}
 	}
 	/* check everything before writing anything; arguments override FILE */
-	if (file && load_file(file, val, have))
-		return EXIT_USAGE;
+	r = file ? load_file(file, val, have) : 0;
+	if (r)
+		return r;
 	for (i = 1; i < argc; i++) {
 		char name[64];
 		const char *eq = strchr(argv[i], '=');
@@ -297,15 +310,29 @@ static int rdma_set(int argc, char **argv)
 		r = write_u64_file(p, val[i]);
 		if (!r)
 			continue;
-		err("cannot write %s: %s (earlier knobs restored)", p,
-		    errno_words(-r));
-		for (j = 0; j < i; j++) {
+		/* put back what was written, newest first, as 'aicc set' does */
+		for (j = i; j-- > 0;) {
+			char p2[600];
+			int r2;
+
 			if (!have[j])
 				continue;
-			snprintf(p, sizeof(p), "%s/%s", d,
+			snprintf(p2, sizeof(p2), "%s/%s", d,
 				 aicc_roce_knob_desc[j].name);
-			write_u64_file(p, old[j]);
+			r2 = write_u64_file(p2, old[j]);
+			if (r2) {
+				err("rollback of %s to %llu failed: %s",
+				    aicc_roce_knob_desc[j].name,
+				    (unsigned long long)old[j],
+				    errno_words(-r2));
+				bad++;
+			}
+			written++;
 		}
+		err("cannot write %s: %s; %s", p, errno_words(-r),
+		    bad ? "ROLLBACK INCOMPLETE, check 'aicc rdma show'" :
+		    written ? "earlier knobs restored, nothing changed" :
+		    "nothing changed");
 		return 1;
 	}
 	return 0;
@@ -385,14 +412,8 @@ static int rdma_save(int argc, char **argv)
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)
 		fprintf(f, "%s = %llu\n", aicc_roce_knob_desc[i].name,
 			(unsigned long long)v[i]);
-	if (!out) {
-		if (fflush(f) || ferror(f)) {
-			err("cannot write the knobs to stdout: %s",
-			    errno_words(errno));
-			return 1;
-		}
-		return 0;
-	}
+	if (!out)
+		return 0;	/* a write error on stdout is reported at exit */
 	if (ferror(f) | fclose(f) || rename(tmp, out)) {
 		err("cannot write %s: %s", out, errno_words(errno));
 		unlink(tmp);
@@ -534,8 +555,9 @@ static int rdma_export(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* FILE's knobs over the built-in defaults, no module needed */
-	if (file && load_file(file, v, have))
-		return EXIT_USAGE;
+	r = file ? load_file(file, v, have) : 0;
+	if (r)
+		return r;
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++) {
 		if (defaults || file) {
 			if (!have[i])

@@ -11,7 +11,10 @@
  * replaces that route with an identical one (same nexthops, priority,
  * metrics, protocol) that also carries congctl; without such a route it
  * creates one, marked 'proto 172' (AICC_RTPROT), whose nexthop comes from
- * 'via'/'dev' or from the kernel's current route to the prefix.
+ * 'via'/'dev' or from the kernel's current route to the prefix.  'via' or
+ * 'dev' on a prefix that has a route replace it only if aicc created it:
+ * any other route would lose its other attributes (gateway, mtu, ...), so
+ * that is refused.
  * 'route del' deletes a route aicc created and only strips congctl from any
  * other route, so removing a selection never removes connectivity.
  * 'route add ... usec-ts' also sets the route feature tcp_usec_ts (6.7+:
@@ -459,8 +462,9 @@ static void route_usage(FILE *f)
 		"       aicc select route del PREFIX [PROFILE]\n"
 		"       aicc [-j] select route list\n"
 		"  add: give the main-table route for PREFIX 'congctl PROFILE'.  An\n"
-		"       existing route keeps everything else; otherwise a route is\n"
-		"       created (proto 172) through GW/DEV or the current nexthop.\n"
+		"       existing route keeps everything else; via/dev may replace\n"
+		"       only a route aicc created.  Without a route, one is created\n"
+		"       (proto 172) through GW/DEV or the current nexthop.\n"
 		"       usec-ts: TCP timestamps in microseconds (tcp_usec_ts, 6.7+).\n"
 		"  del: remove congctl; a route aicc created is deleted.\n"
 		"  list: routes that carry a congctl.  Needs CAP_NET_ADMIN.\n");
@@ -481,6 +485,22 @@ static int route_lookup(int fd, const struct prefix *p, struct route *old,
 	return 0;
 }
 
+static const char *proto_name(unsigned int proto, char *buf, size_t len)
+{
+	switch (proto) {
+	case RTPROT_KERNEL:
+		return "kernel";
+	case RTPROT_BOOT:
+		return "boot";
+	case RTPROT_STATIC:
+		return "static";
+	case RTPROT_DHCP:
+		return "dhcp";
+	}
+	snprintf(buf, len, "%u", proto);
+	return buf;
+}
+
 /* @old: the main-table route for @p, if any (route_lookup()). */
 static int route_add(int fd, const struct prefix *p, struct route *old,
 		     const char *pfx, const char *via, const char *dev,
@@ -489,6 +509,22 @@ static int route_add(int fd, const struct prefix *p, struct route *old,
 	struct nlreq req;
 	int ret;
 
+	/*
+	 * A route built from via/dev has only those and congctl: replacing
+	 * someone else's route with it would drop its gateway, mtu, other
+	 * metrics and protocol.  Only aicc's own route may be replaced so.
+	 */
+	if (old->found && (via || dev) &&
+	    old->r.rtm_protocol != AICC_RTPROT) {
+		char pb[16];
+
+		err("select route add: %s already has a route (protocol %s); %s: %s",
+		    pfx, proto_name(old->r.rtm_protocol, pb, sizeof(pb)),
+		    "via/dev would replace it, dropping its other attributes",
+		    "leave them out to add congctl to it, or delete it first");
+		route_free(old);
+		return 1;
+	}
 	if (old->found && !via && !dev) {
 		ret = copy_route_with_cc(&req, old, cc, feat);
 		route_free(old);
@@ -509,7 +545,7 @@ static int route_add(int fd, const struct prefix *p, struct route *old,
 		req.r.rtm_dst_len = (unsigned char)p->plen;
 		req.r.rtm_table = RT_TABLE_MAIN;
 		req.r.rtm_type = RTN_UNICAST;
-		req.r.rtm_protocol = old->found ? old->r.rtm_protocol : AICC_RTPROT;
+		req.r.rtm_protocol = AICC_RTPROT;
 		if (old->found && old->have_prio)
 			add_attr(&req.h, sizeof(req), RTA_PRIORITY,
 				 &old->priority, 4);

@@ -122,6 +122,28 @@ t_json_valid() {
 		fail "aicc_lat target: $OUT"
 }
 
+# Bytes that are not UTF-8 (in the module's version text and in the path
+# of the tree) come out as valid UTF-8 JSON: U+FFFD for each ill-formed
+# part, as Python's decoder replaces them; valid characters stay.
+t_json_non_utf8() {
+	local bytes=76c3a9ffe282782fc0afeda080f09f9880 link
+	fresh_tree || return 1
+	python3 -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]) + b"\n")' \
+		"$AICC_SYSFS/version" "$bytes" || return 1
+	link=$TMP/$'s\xe9\xff'
+	ln -s "$AICC_SYSFS" "$link" || return 1
+	AICC_SYSFS=$link run "$AICC" -j status
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	python3 - "$TMP/out" "$bytes" "$link" <<-'EOF' || fail "$OUT"
+	import json, os, sys
+	d = json.loads(open(sys.argv[1], 'rb').read().decode('utf-8'))
+	want = bytes.fromhex(sys.argv[2]).decode('utf-8', 'replace')
+	assert d['version'] == want, (d['version'], want)
+	link = os.fsencode(sys.argv[3]).decode('utf-8', 'replace')
+	assert d['sysfs'] == link, (d['sysfs'], link)
+	EOF
+}
+
 t_set_units() {
 	fresh_tree || return 1
 	run "$AICC" set aicc target_min_us=25us target_max_us=1.5s \
@@ -244,8 +266,10 @@ t_profile_malformed() {
 	just garbage
 	aicc.target = 310
 	EOF
+	# a malformed file is bad input, exit 2 like a malformed value of
+	# 'aicc set'; a file that cannot be read is a runtime error, exit 1
 	run "$AICC" profile load "$TMP/bad.conf"
-	[ $RC = 1 ] || fail "rc $RC" || return 1
+	[ $RC = 2 ] || fail "rc $RC" || return 1
 	echo "$ERR" | grep -q "bad.conf:3: unknown knob 'nosuch' for aicc" &&
 		echo "$ERR" | grep -q "bad.conf:5: aicc_lat.mi: .*out of range" &&
 		echo "$ERR" | grep -q "bad.conf:6: expected 'PROFILE.KNOB = VALUE'" &&
@@ -253,12 +277,50 @@ t_profile_malformed() {
 		echo "$ERR" | grep -q "4 errors, nothing applied" ||
 		fail "$ERR" || return 1
 	[ "$(tree_sum)" = "$sum" ] || fail "tree changed" || return 1
+	run "$AICC" profile load -n "$TMP/bad.conf"
+	[ $RC = 2 ] || fail "-n: rc $RC" || return 1
+	printf '# nothing\n\n' >"$TMP/empty.conf"
+	run "$AICC" profile load "$TMP/empty.conf"
+	[ $RC = 2 ] && echo "$ERR" | grep -q "no settings found" ||
+		fail "empty: rc $RC $ERR" || return 1
+	run "$AICC" profile load "$TMP/no-such.conf"
+	[ $RC = 1 ] && echo "$ERR" | grep -q "cannot read .*no-such.conf: No such file" ||
+		fail "missing: rc $RC $ERR" || return 1
+	run "$AICC" profile load "$TMP"
+	[ $RC = 1 ] && echo "$ERR" | grep -q "Is a directory" ||
+		fail "directory: rc $RC $ERR" || return 1
 	# Valid lines alone apply; -n only checks.
 	grep -v -e nosuch -e garbage -e 2000 -e 310 "$TMP/bad.conf" >"$TMP/ok.conf"
 	run "$AICC" profile load -n "$TMP/ok.conf"
 	[ $RC = 0 ] && [ "$(tree_sum)" = "$sum" ] || fail "-n: $RC $ERR" || return 1
 	run "$AICC" profile load "$TMP/ok.conf"
 	[ $RC = 0 ] && [ "$(knob aicc_lat/beta)" = 500 ] || fail "ok.conf: $ERR"
+}
+
+# A file that sets every knob and then one of them again: the repeat is
+# reported, not parsed into a slot past the end of the list of changes (a
+# stack overflow that a sanitizer build, AICC=<-fsanitize=address build>,
+# shows; the plain build may survive it).
+t_profile_full_dup() {
+	local sum n
+	fresh_tree || return 1
+	sum=$(tree_sum)
+	run "$AICC" profile save "$TMP/full.conf"
+	[ $RC = 0 ] || fail "save: $ERR" || return 1
+	n=$(wc -l <"$TMP/full.conf")
+	cp "$TMP/full.conf" "$TMP/dup.conf"
+	printf 'aicc.target = 66\naicc.target = 67\nglobal.rate_memory = 0\n' \
+		>>"$TMP/dup.conf"
+	run "$AICC" profile load -n "$TMP/dup.conf"
+	[ $RC = 2 ] || fail "rc $RC: $ERR" || return 1
+	echo "$ERR" | grep -q "dup.conf:$((n + 1)): aicc.target set again" &&
+		echo "$ERR" | grep -q "dup.conf:$((n + 3)): global.rate_memory set again" &&
+		echo "$ERR" | grep -q "3 errors, nothing applied" &&
+		[ "$(echo "$ERR" | wc -l)" = 4 ] || fail "$ERR" || return 1
+	run "$AICC" profile load "$TMP/dup.conf"
+	[ $RC = 2 ] && [ "$(tree_sum)" = "$sum" ] || fail "applied: $ERR" || return 1
+	run "$AICC" profile load -n "$TMP/full.conf"
+	[ $RC = 0 ] || fail "the saved file: $ERR"
 }
 
 t_profile_rollback() {
@@ -441,6 +503,25 @@ t_select_route_netns() {
 		[ -z "$(ip route show 10.98.0.0/16)" ]
 		$A select route add 10.97.0.0/16 dev t0 no_such_cc 2>/dev/null && exit 1
 		[ -z "$(ip route show 10.97.0.0/16)" ]
+		# via/dev on a route aicc did not create: refused, the route
+		# (gateway, mtu, protocol) stays; without them congctl is added
+		# to it as it is.
+		ip route add 10.96.0.0/16 via 10.99.0.2 mtu 1400
+		r0=$(ip route show 10.96.0.0/16)
+		for a in "dev t0" "via 10.99.0.3" "via 10.99.0.3 dev t0"; do
+			e=$($A select route add 10.96.0.0/16 $a reno 2>&1) && exit 1
+			echo "$e" | grep -q "^aicc: select route add: 10.96.0.0/16 already has a route (protocol boot); via/dev would replace it" || { echo "$e"; exit 1; }
+			[ "$(ip route show 10.96.0.0/16)" = "$r0" ]
+		done
+		$A select route add 10.96.0.0/16 reno
+		ip route show 10.96.0.0/16 | grep -q "via 10.99.0.2 dev t0 .*mtu 1400 congctl reno"
+		# ... and on one it created: replaced, still protocol 172
+		$A select route add 10.98.0.0/16 via 10.99.0.2 reno
+		$A select route add 10.98.0.0/16 dev t0 cubic
+		ip route show 10.98.0.0/16 | grep -q "^10.98.0.0/16 dev t0 proto 172 .*congctl cubic"
+		ip route show 10.98.0.0/16 | grep -q via && exit 1
+		$A select route del 10.98.0.0/16
+		[ -z "$(ip route show 10.98.0.0/16)" ]
 		$A select route add 10.97.0.1/16 dev t0 reno 2>/dev/null && exit 1
 		ip -6 addr add fd99::1/64 dev t0 nodad
 		$A select route add fd98::/64 via fd99::2 reno
@@ -471,6 +552,107 @@ assert f["profiles"]["aicc_lat"]["rates"]["rounds"] == 0
 	[ $RC = 0 ] && echo "$OUT" | grep -q "^rounds " || fail "text: $OUT" || return 1
 	run "$AICC" watch -i 0 -n 1
 	[ $RC = 2 ] || fail "interval 0 accepted"
+}
+
+# A counter that cannot be read in the first refresh and can in the next
+# two: no rate (null, "-") in the second, whose previous value is unknown,
+# a rate in the third; the counters that were always there have theirs.
+t_watch_missing_counter() {
+	local rounds=$AICC_SYSFS/aicc/stats/rounds
+	fresh_tree || return 1
+	echo 500 >"$rounds"
+	chmod 0000 "$rounds"
+	( sleep 0.5; chmod 0666 "$rounds" ) &
+	run as_user "$AICC" -j watch -i 1 -n 3
+	wait
+	[ $RC = 0 ] || fail "rc $RC $ERR" || return 1
+	echo "$OUT" | python3 -c '
+import json, sys
+f = [json.loads(l) for l in sys.stdin]
+assert len(f) == 3, len(f)
+a = [x["profiles"]["aicc"] for x in f]
+assert "rounds" not in a[0]["counters"] and "rounds" not in a[0]["rates"], a[0]
+assert a[1]["counters"]["rounds"] == 500, a[1]
+assert a[1]["rates"]["rounds"] is None, a[1]
+assert a[2]["rates"]["rounds"] == 0, a[2]
+assert a[1]["rates"]["flows_total"] == 0, a[1]
+assert f[0]["profiles"]["aicc_lat"]["rates"]["rounds"] is None, f[0]
+' || fail "frames: $OUT" || return 1
+	fresh_tree || return 1
+	chmod 0000 "$AICC_SYSFS/aicc/stats/rounds"
+	( sleep 0.3; chmod 0666 "$AICC_SYSFS/aicc/stats/rounds" ) &
+	run as_user "$AICC" watch -i 0.6 -n 2
+	wait
+	[ $RC = 0 ] || fail "text: rc $RC $ERR" || return 1
+	# the first refresh: no value; the second: a value, no rate
+	echo "$OUT" | grep -Eq '^rounds +- +0 +0$' &&
+		echo "$OUT" | grep -Eq '^rounds +0 +-/s +0 +0\.0/s +0 +0\.0/s$' ||
+		fail "text: $OUT"
+}
+
+# watch -n takes any positive integer, -i a number of seconds in
+# [0.05, 86400]; anything else is a usage error naming the value.
+t_watch_args() {
+	local a
+	fresh_tree || return 1
+	timeout 1 "$AICC" -j watch -i 0.05 -n 100000 >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	[ $RC = 124 ] && [ "$(wc -l <"$TMP/out")" -ge 2 ] ||
+		fail "-n 100000: rc $RC $(cat "$TMP/err")" || return 1
+	run "$AICC" watch -i 0.05 -n 1
+	[ $RC = 0 ] || fail "-i 0.05: rc $RC $ERR" || return 1
+	for a in "-n 0" "-n -1" "-n 1.5" "-n 1e3" "-n abc" "-n ''" "-n +3" \
+		 "-n 99999999999999999999999" "-i 1e-9" "-i 0.049" "-i 0" \
+		 "-i 86401" "-i nan" "-i inf" "-i -1" "-i ''"; do
+		eval "run \"\$AICC\" watch $a"
+		[ $RC = 2 ] && [ "$(echo "$ERR" | wc -l)" = 1 ] ||
+			fail "watch $a: rc $RC '$ERR'" || return 1
+		case $a in
+		-n*) echo "$ERR" | grep -q "count '.*' is not a positive integer" ;;
+		-i*) echo "$ERR" | grep -q "interval '.*' is not a number of seconds in \[0.05, 86400\]" ;;
+		esac || fail "watch $a: '$ERR'" || return 1
+	done
+}
+
+# Output that cannot be written (/dev/full) fails the command with one
+# message, whatever the verb; watch stops at the first refresh.
+t_stdout_write_error() {
+	local v
+	[ -w /dev/full ] || { echo "# SKIP no /dev/full"; return 4; }
+	roce_tree || return 1
+	for v in "show" "-j show" "-jp show aicc" "status" "metrics" "version" \
+		 "-h" "help" "profile save -" "select default" "rdma show" \
+		 "-j rdma show" "rdma save" "rdma export --format mlx5" \
+		 "watch -i 0.05 -n 2" "-j watch -i 0.05"; do
+		timeout 10 "$AICC" $v >/dev/full 2>"$TMP/err"
+		RC=$?
+		ERR=$(cat "$TMP/err")
+		[ $RC = 1 ] && [ "$ERR" = \
+		  "aicc: write error on standard output: No space left on device" ] ||
+			fail "$v: rc $RC, '$ERR'" || return 1
+	done
+	# an error of the verb's own is reported, and its exit status kept
+	"$AICC" show nosuch >/dev/full 2>"$TMP/err"
+	RC=$?
+	[ $RC = 2 ] && grep -q "unknown profile 'nosuch'" "$TMP/err" ||
+		fail "show nosuch: rc $RC $(cat "$TMP/err")"
+}
+
+# profile save to stdout with a knob it cannot read: nothing printed.
+t_profile_save_unreadable() {
+	fresh_tree || return 1
+	chmod 0000 "$AICC_SYSFS/aicc_bulk/beta"
+	run as_user "$AICC" profile save -
+	[ $RC = 1 ] && [ -z "$OUT" ] &&
+		[ "$ERR" = "aicc: cannot read aicc_bulk.beta: Permission denied (needs root); nothing saved" ] ||
+		fail "stdout: rc $RC, out '$(echo "$OUT" | head -3)', err '$ERR'" ||
+		return 1
+	chmod 0777 "$TMP"
+	run as_user "$AICC" profile save "$TMP/unr.conf"
+	[ $RC = 1 ] && [ ! -e "$TMP/unr.conf" ] &&
+		[ -z "$(find "$TMP" -maxdepth 1 -name 'unr.conf*')" ] ||
+		fail "file: rc $RC $ERR"
+	chmod 0755 "$TMP"
 }
 
 # ---- aicc rdma save ----
@@ -579,6 +761,82 @@ t_rdma_save_errors() {
 		fail "keep.conf: $(cat "$W/keep.conf")"
 }
 
+# rdma show with a knob it cannot read: an error and no output at all
+# (no half a table, no truncated JSON).
+t_rdma_show_unreadable() {
+	local j
+	roce_tree || return 1
+	chmod 0000 "$RK/rp_gd"
+	for j in "" "-j"; do
+		run as_user "$AICC" $j rdma show
+		[ $RC = 1 ] && [ -z "$OUT" ] &&
+			[ "$ERR" = "aicc: cannot read $RK/rp_gd: Permission denied (needs root)" ] ||
+			fail "$j rdma show: rc $RC, out '$(echo "$OUT" | head -2)', err '$ERR'" ||
+			return 1
+	done
+	chmod 0666 "$RK/rp_gd"
+	run "$AICC" -j rdma show
+	[ $RC = 0 ] && echo "$OUT" | is_json || fail "-j rdma show: $OUT"
+}
+
+# with_fsize BYTES CMD...: CMD with files limited to BYTES (a longer
+# write is cut short: the tool sees EIO); stdout and stderr through pipes.
+with_fsize() {
+	python3 -c '
+import resource, signal, subprocess, sys
+def limit():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    n = int(sys.argv[1])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (n, n))
+p = subprocess.run(sys.argv[2:], preexec_fn=limit, restore_signals=False,
+                   capture_output=True)
+sys.stdout.buffer.write(p.stdout)
+sys.stderr.buffer.write(p.stderr)
+sys.exit(p.returncode)' "$@"
+}
+
+# rdma set: a write fails, the earlier knobs are put back; when putting one
+# back fails too, that is reported and not called a rollback.
+t_rdma_set_rollback() {
+	local sum
+	roce_tree || return 1
+	sum=$(tree_sum)
+	chmod 0444 "$RK/rp_ai_rate"
+	run as_user "$AICC" rdma set flow_timeout_ms=100 np_enable=0 rp_ai_rate=9
+	[ $RC = 1 ] &&
+		[ "$ERR" = "aicc: cannot write $RK/rp_ai_rate: Permission denied (needs root); earlier knobs restored, nothing changed" ] &&
+		[ "$(tree_sum)" = "$sum" ] || fail "restored: rc $RC, '$ERR'" ||
+		return 1
+	chmod 0666 "$RK/rp_ai_rate"
+	# flow_timeout_ms 1234 -> 100 fits in 4 bytes, rp_ai_rate=12345 and
+	# the way back to 1234 do not.
+	run with_fsize 4 "$AICC" rdma set flow_timeout_ms=100 rp_ai_rate=12345
+	[ $RC = 1 ] || fail "rc $RC: $ERR" || return 1
+	[ "$(echo "$ERR" | wc -l)" = 2 ] &&
+		echo "$ERR" | head -1 | grep -qx "aicc: rollback of flow_timeout_ms to 1234 failed: Input/output error" &&
+		echo "$ERR" | tail -1 | grep -qx "aicc: cannot write $RK/rp_ai_rate: Input/output error; ROLLBACK INCOMPLETE, check 'aicc rdma show'" ||
+		fail "incomplete: '$ERR'"
+}
+
+# A knob file that cannot be read is a runtime error (1), a bad one bad
+# input (2), for rdma set and rdma export alike.
+t_rdma_file_errors() {
+	local v
+	roce_tree || return 1
+	printf 'rp_ai_rate = 9\nrp_hai_rate = 2x\n' >"$TMP/bad-roce.conf"
+	for v in set "export --format mlx5"; do
+		run "$AICC" rdma $v --file "$TMP/no-such.conf"
+		[ $RC = 1 ] && echo "$ERR" | grep -q "cannot open .*: No such file" ||
+			fail "$v: missing file: rc $RC $ERR" || return 1
+		run "$AICC" rdma $v --file "$TMP"
+		[ $RC = 1 ] && echo "$ERR" | grep -q "cannot read .*: Is a directory" ||
+			fail "$v: directory: rc $RC $ERR" || return 1
+		run "$AICC" rdma $v --file "$TMP/bad-roce.conf"
+		[ $RC = 2 ] && echo "$ERR" | grep -q "bad-roce.conf:2: rp_hai_rate=2x" ||
+			fail "$v: bad file: rc $RC $ERR" || return 1
+	done
+}
+
 t_man_page() {
 	local out
 	command -v groff >/dev/null || { echo "# SKIP no groff"; return 4; }
@@ -589,6 +847,16 @@ t_man_page() {
 	for v in status show set profile flows watch select metrics model rdma tune; do
 		grep -q "^\.B.* $v\b\|^\.B $v\|^\.BR* \"*$v" tools/aicc/aicc.8 ||
 			fail "verb $v not in the man page" || return 1
+	done
+	# every rdma command is in the SYNOPSIS and in main.c's verb table
+	local syn tab
+	syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' tools/aicc/aicc.8)
+	tab=$(sed -n '/{ "rdma", cmd_rdma,/,/}/p' tools/aicc/main.c)
+	for v in $("$AICC" rdma -h | sed -n 's/^Usage: aicc \[-j\] rdma \([a-z]*\).*/\1/p'); do
+		echo "$syn" | grep -q "^\.B \(aicc rdma \)\?$v\b" ||
+			fail "rdma $v not in the SYNOPSIS" || return 1
+		echo "$tab" | grep -q "[\"|] $v\b\|\"$v\b" ||
+			fail "rdma $v not in main.c's verb table" || return 1
 	done
 }
 
@@ -614,11 +882,13 @@ t_tune() {
 		fail "missing aicc-tune: rc $RC, $ERR" || return 1
 }
 
-TESTS=(help module_absent show_text json_valid set_units bad_values
-       out_of_range rollback unreadable profile_roundtrip profile_malformed
-       profile_rollback metrics flows_loopback flows_filters select_get
-       select_route_netns watch tune rdma_save_roundtrip rdma_save_errors
-       man_page)
+TESTS=(help module_absent show_text json_valid json_non_utf8 set_units
+       bad_values out_of_range rollback unreadable profile_roundtrip
+       profile_malformed profile_full_dup profile_rollback metrics
+       flows_loopback flows_filters select_get select_route_netns watch
+       watch_missing_counter watch_args stdout_write_error
+       profile_save_unreadable tune rdma_save_roundtrip rdma_save_errors
+       rdma_show_unreadable rdma_set_rollback rdma_file_errors man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"

@@ -136,6 +136,7 @@ extern uint8_t gen_scratch[GEN_IOBUF];
 uint64_t now_ns(void);
 static inline double ns_to_s(uint64_t ns) { return ns / 1e9; }
 static inline double ns_to_us(uint64_t ns) { return ns / 1e3; }
+uint64_t ns_after(uint64_t now, double secs);	/* saturating now + secs */
 
 /* Signals: set by SIGINT/SIGTERM. */
 extern volatile sig_atomic_t gen_stop;

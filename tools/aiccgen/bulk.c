@@ -598,8 +598,8 @@ int cmd_bulk(int argc, char **argv)
 
 	if (loop_init(&b.l) < 0)
 		return GEN_EXIT_RUN;
-	deadline = now_ns() + (uint64_t)((b.o.timeout > 0 ? b.o.timeout :
-		b.o.connect_timeout + b.secs + 10) * 1e9);
+	deadline = ns_after(now_ns(), b.o.timeout > 0 ? b.o.timeout :
+			    b.o.connect_timeout + b.secs + 10);
 	netns_counters_read(&na);
 	ready = clients_open(&b.l, b.c, b.n, &b.o, WIRE_SINK);
 	if (ready < 0)

@@ -572,9 +572,9 @@ int cmd_incast(int argc, char **argv)
 	}
 	if (loop_init(&b.m.l) < 0)
 		return GEN_EXIT_RUN;
-	deadline = now_ns() + (uint64_t)((b.o.timeout > 0 ? b.o.timeout :
-		b.o.connect_timeout + 5 +
-		total * (b.gap_ms / 1e3 + b.iter_timeout)) * 1e9);
+	deadline = ns_after(now_ns(), b.o.timeout > 0 ? b.o.timeout :
+			    b.o.connect_timeout + 5 +
+			    total * (b.gap_ms / 1e3 + b.iter_timeout));
 	netns_counters_read(&na);
 	/* A collective needs every rank: do not run with fewer. */
 	if (mc_open(&b.m, &b.o) < 0)

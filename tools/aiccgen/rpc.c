@@ -40,6 +40,7 @@ struct rpc {
 
 	uint64_t t0, t_end;
 	uint64_t *sched;		/* scheduled send time per request */
+	bool *answered;			/* per request: its ACK has come */
 	size_t issued, cap;
 	uint64_t *lat;
 	size_t nlat;
@@ -71,12 +72,31 @@ static void rpc_help(FILE *f)
 	copts_help(f);
 }
 
+/*
+ * An ACK's header: it must answer a request that was sent and not yet
+ * answered.  It counts as the answer from here on (another connection's
+ * ACK for the same request may arrive before this one's payload), so a
+ * second ACK for a request is refused whichever connection it comes on.
+ */
 static int rpc_hdr(void *ctx, const struct wire_msg *m)
 {
 	struct rpc *r = ctx;
+	const char *why;
 
-	if (m->kind != MSG_ACK || m->seq >= r->issued)
+	if (m->kind != MSG_ACK)
+		why = "came with a message that is not an answer";
+	else if (m->seq >= r->issued)
+		why = "was never sent";
+	else if (r->answered[m->seq])
+		why = "answered twice";
+	else
+		why = NULL;
+	if (why) {
+		mc_fail(&r->m, "connection %d: protocol error from the server: request %u %s",
+			r->m.cur, m->seq, why);
 		return -EPROTO;
+	}
+	r->answered[m->seq] = true;
 	return 0;
 }
 
@@ -111,15 +131,19 @@ static int rpc_issue(struct rpc *r, uint64_t when)
 		size_t ncap = r->cap * 2;
 		uint64_t *s = realloc(r->sched, ncap * sizeof(*s));
 		uint64_t *l = realloc(r->lat, ncap * sizeof(*l));
+		bool *a = realloc(r->answered, ncap * sizeof(*a));
 
 		if (s)
 			r->sched = s;
 		if (l)
 			r->lat = l;
-		if (!s || !l) {
+		if (a)
+			r->answered = a;
+		if (!s || !l || !a) {
 			mc_fail(&r->m, "out of memory");
 			return -1;
 		}
+		memset(a + r->cap, 0, (ncap - r->cap) * sizeof(*a));
 		r->cap = ncap;
 	}
 	m.seq = r->issued;
@@ -352,8 +376,9 @@ int cmd_rpc(int argc, char **argv)
 	r.cap = (size_t)(expect * 1.2) + 1024;
 	r.sched = malloc(r.cap * sizeof(*r.sched));
 	r.lat = malloc(r.cap * sizeof(*r.lat));
+	r.answered = calloc(r.cap, sizeof(*r.answered));
 	r.m.c = calloc(r.m.n, sizeof(*r.m.c));
-	if (!r.sched || !r.lat || !r.m.c) {
+	if (!r.sched || !r.lat || !r.answered || !r.m.c) {
 		gen_err("out of memory");
 		return GEN_EXIT_RUN;
 	}
@@ -361,9 +386,9 @@ int cmd_rpc(int argc, char **argv)
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	if (loop_init(&r.m.l) < 0)
 		return GEN_EXIT_RUN;
-	deadline = now_ns() + (uint64_t)((r.o.timeout > 0 ? r.o.timeout :
-		r.o.connect_timeout + r.start_delay + r.secs + r.drain + 10) *
-		1e9);
+	deadline = ns_after(now_ns(), r.o.timeout > 0 ? r.o.timeout :
+			    r.o.connect_timeout + r.start_delay + r.secs +
+			    r.drain + 10);
 	netns_counters_read(&na);
 	if (mc_open(&r.m, &r.o) < 0)
 		return GEN_EXIT_RUN;

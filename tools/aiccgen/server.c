@@ -339,6 +339,23 @@ static void server_accept(struct server *s)
 	}
 }
 
+/* -B ADDR must be a numeric address: a usage error (exit 2) if not. */
+static const char *parse_bind(const char *s)
+{
+	struct addrinfo hints = {
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_PASSIVE | AI_NUMERICHOST,
+	};
+	struct addrinfo *res = NULL;
+	int e = getaddrinfo(s, NULL, &hints, &res);
+
+	if (e)
+		gen_usage_err("-B: invalid address '%s': %s", s,
+			      gai_strerror(e));
+	freeaddrinfo(res);
+	return s;
+}
+
 static int server_listen(const char *bind_addr, int port, const char *cc)
 {
 	struct addrinfo hints = {
@@ -477,7 +494,7 @@ int cmd_server(int argc, char **argv)
 			port = parse_uint("-p", optarg, 0, 65535);
 			break;
 		case 'B':
-			bind_addr = optarg;
+			bind_addr = parse_bind(optarg);
 			break;
 		case OPT_CC:
 			cc = parse_cc("--cc", optarg);

@@ -168,6 +168,23 @@ t_patterns()
 		'all(i["flow_min_us"] < i["flow_max_us"] for i in d["iterations"])'
 }
 
+# The longest run the options allow (2 million iterations of an hour's gap
+# and a day's timeout, ~1.8e20 ns) has no deadline that could pass: it
+# runs its first iteration, waits in the gap, and ends on SIGINT.
+t_incast_long_deadline()
+{
+	local rc=0
+	timeout --preserve-status -s INT 2 "$GEN" incast -c "$HOST" -p "$PORT" \
+		-n 2 --size 1K --iters 1000000 --warmup 1000000 --gap 3600000 \
+		--iter-timeout 86400 -j >"$tmp/long.json" 2>"$tmp/long.err" ||
+		rc=$?
+	cat "$tmp/long.err"
+	[ "$rc" -eq 1 ] && one_line "$tmp/long.err" &&
+	grep -q "incast: interrupted" "$tmp/long.err" &&
+	json "$tmp/long.json" 'len(d["iterations"]) == 1' \
+		'd["error"] == "interrupted"'
+}
+
 t_rpc()
 {
 	"$GEN" rpc -c "$HOST" -p "$PORT" --req 100 --resp 1000 --rate 500 \
@@ -205,6 +222,118 @@ t_rpc_start_delay()
 	[ $est = 1 ] || { echo "no established connection during the delay"; return 1; }
 	json "$tmp/rpcd.json" 'd["start_delay_s"] == 2' \
 		'd["sent"] == 19 and d["completed"] == 19 and d["lost"] == 0'
+}
+
+# dup_server PORT-FILE COPIES [CC-HEX]: a message server on 127.0.0.1 that
+# answers every request with COPIES identical ACKs (the same seq) and says
+# in its hello that it uses the congestion control whose name is the bytes
+# CC-HEX (default "reno"); it writes its port to PORT-FILE and runs in the
+# background as aux_pid.
+dup_server()
+{
+	python3 - "$1" "$2" "${3:-72656e6f}" <<'PY' &
+import os, socket, struct, sys, threading
+MAGIC, MSG_MAGIC, ACK = 0x41494347, 0x41494d47, 3
+
+def recv_all(c, n):
+    b = b''
+    while len(b) < n:
+        r = c.recv(n - len(b))
+        if not r:
+            raise EOFError
+        b += r
+    return b
+
+def serve(c, copies):
+    try:
+        recv_all(c, 32)                 # the session header
+        c.sendall(struct.pack('>IBB10x16s', MAGIC, 1, 0,
+                              bytes.fromhex(sys.argv[3])))
+        while True:
+            _, seq, _, _, resp, ln = struct.unpack('>IIHHIQ',
+                                                   recv_all(c, 24))
+            recv_all(c, ln)
+            ack = struct.pack('>IIHHIQ', MSG_MAGIC, seq, ACK, 0, 0, resp)
+            c.sendall((ack + bytes(resp)) * copies)
+    except (EOFError, OSError):
+        pass
+    c.close()
+
+s = socket.socket()
+s.bind(('127.0.0.1', 0))
+s.listen(8)
+with open(sys.argv[1] + '.tmp', 'w') as f:
+    f.write('%d\n' % s.getsockname()[1])
+os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+s.settimeout(20)
+while True:
+    try:
+        c, _ = s.accept()
+    except OSError:
+        break
+    threading.Thread(target=serve, args=(c, int(sys.argv[2])),
+                     daemon=True).start()
+PY
+	aux_pid=$!
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A server that answers a request twice, or two thousand times (more
+# answers than the run has room for): a protocol error, exit 1, no crash.
+t_rpc_duplicate_response()
+{
+	local copies rc port
+	for copies in 2 2000; do
+		rm -f "$tmp/dupport"
+		dup_server "$tmp/dupport" "$copies" || return 1
+		port=$(cat "$tmp/dupport")
+		rc=0
+		timeout 20 "$GEN" rpc -c "$HOST" -p "$port" --rate 100 -t 0.1 \
+			--spacing fixed --resp 10 -j >"$tmp/dup.json" \
+			2>"$tmp/dup.err" || rc=$?
+		kill "$aux_pid" 2>/dev/null
+		wait "$aux_pid" 2>/dev/null
+		aux_pid=
+		cat "$tmp/dup.err"
+		[ "$rc" -eq 1 ] && one_line "$tmp/dup.err" &&
+		grep -q "protocol error.*request 0 answered twice" \
+			"$tmp/dup.err" || return 1
+		valid "$tmp/dup.json" &&
+		json "$tmp/dup.json" 'd["completed"] <= d["sent"]' \
+			'd["lost"] <= d["sent"]' \
+			'"answered twice" in d["error"]' || return 1
+	done
+}
+
+# A server whose congestion control name is not UTF-8 (a valid "é", a
+# stray 0xff, a truncated 3-byte sequence, an overlong "/", a surrogate):
+# the JSON report stays valid UTF-8, with U+FFFD for each ill-formed part
+# exactly as Python's decoder replaces them, and the valid text kept.
+t_json_non_utf8()
+{
+	local port cc=72c3a9ffe282782fc0afeda080
+	rm -f "$tmp/dupport"
+	dup_server "$tmp/dupport" 1 "$cc" || return 1
+	port=$(cat "$tmp/dupport")
+	timeout 20 "$GEN" rpc -c "$HOST" -p "$port" --rate 100 -t 0.1 -j \
+		>"$tmp/u8.json"
+	local rc=$?
+	kill "$aux_pid" 2>/dev/null
+	wait "$aux_pid" 2>/dev/null
+	aux_pid=
+	[ "$rc" -eq 0 ] || return 1
+	python3 - "$tmp/u8.json" "$cc" <<'PY'
+import json, sys
+raw = open(sys.argv[1], 'rb').read()
+d = json.loads(raw.decode('utf-8'))     # strict: fails on a stray byte
+want = bytes.fromhex(sys.argv[2]).decode('utf-8', 'replace')
+got = d['conns'][0]['server_cc']
+assert got == want, (got, want)
+PY
 }
 
 t_cc_reno()
@@ -269,6 +398,8 @@ t_bad_args()
 	bad_args "empty host" bulk -c "$HOST,,$HOST" &&
 	bad_args "invalid congestion control name" bulk -c "$HOST" --cc 'a b' &&
 	bad_args "unexpected argument" server -p 0 extra &&
+	bad_args "-B: invalid address 'bad-address'" server -B bad-address -p 0 &&
+	bad_args "-B: invalid address '10.0.0.256'" server -B 10.0.0.256 -p 0 &&
 	bad_args "--netns: cannot open /run/netns/aiccgen-no-such-ns" \
 		incast -c "$HOST" --netns aiccgen-no-such-ns
 }
@@ -360,9 +491,12 @@ TESTS=(
 	"incast_4_senders t_incast"
 	"incast_ideal_ratio t_incast_ideal"
 	"patterns_alltoall_ring_p2p t_patterns"
+	"incast_long_deadline t_incast_long_deadline"
 	"rpc_percentiles t_rpc"
 	"rpc_fixed_spacing t_rpc_fixed"
 	"rpc_start_delay t_rpc_start_delay"
+	"rpc_duplicate_response t_rpc_duplicate_response"
+	"json_non_utf8 t_json_non_utf8"
 	"cc_reno_both_sides t_cc_reno"
 	"cc_nonexistent_fails t_cc_missing"
 	"server_cc_nonexistent_fails t_server_cc_missing"
