@@ -10,6 +10,7 @@
 #define _AICC_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <net/inet_sock.h>
 #include <net/sock.h>
 
 #include "core/aicc_core.h"
@@ -33,7 +34,7 @@ TRACE_EVENT(aicc_update,
 			     __field(__u16, alpha)
 			     __field(__u32, inflight)),
 	    TP_fast_assign(__entry->skaddr = sk;
-			   __entry->sport = sk->sk_num;
+			   __entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(sk->sk_dport);
 			   __entry->profile = f->profile;
 			   __entry->mode = f->mode;
@@ -91,7 +92,12 @@ TRACE_EVENT(aicc_core,
 	    TP_fast_assign(__entry->net = peer->net;
 			   memcpy(__entry->daddr, peer->addr,
 				  sizeof(__entry->daddr));
-			   __entry->sport = sk->sk_num;
+			   /*
+			    * inet_sport, not sk_num: closing the socket
+			    * clears sk_num before release() records its
+			    * last call, and the flow's key must not change.
+			    */
+			   __entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(sk->sk_dport);
 			   __entry->call = call;
 			   __entry->in_len = in_len;

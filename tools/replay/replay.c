@@ -252,7 +252,10 @@ static int replay(const struct record *r, struct counts *c,
 	if (!fl && r->call == AICC_TC_INIT)
 		return -1;		/* table full */
 	if (!fl) {
-		c->skipped++;		/* began before the recording */
+		/* began before the recording: name the first few */
+		if (++c->skipped <= 5)
+			printf("line %lu: %s on sk=%s skipped: no init recorded\n",
+			       lineno, call_name[r->call], r->key);
 		return 0;
 	}
 	switch (r->call) {
