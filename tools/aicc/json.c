@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "aicc_tool.h"
+#include "utf8.h"
 
 #define JSON_MAX_DEPTH	32
 
@@ -25,46 +26,6 @@ static void indent(void)
 	putchar('\n');
 	for (i = 0; i < depth; i++)
 		fputs("  ", stdout);
-}
-
-/*
- * JSON text must be UTF-8, and some of what the tool prints comes from
- * outside: file names, the module's texts, interface names.  Valid UTF-8
- * passes through; each ill-formed part is replaced by U+FFFD (written as
- * the escape \ufffd), one per maximal subpart as Unicode recommends and
- * Python's decoder does: a stray byte, a sequence cut short, an overlong
- * form, a surrogate, a code point past U+10FFFF.  The raw bytes are not
- * kept (an escape \u00XX would read as a different, valid character).
- *
- * utf8_len() returns the length of the valid sequence at s (1 to 4), or
- * minus the length of the maximal subpart of an ill-formed one.  A NUL
- * ends any sequence, so it never reads past the string.
- */
-static int utf8_len(const unsigned char *s)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	int n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return -1;
-	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (s[0] == 0xe0)
-		lo = 0xa0;	/* no overlong 3-byte form */
-	else if (s[0] == 0xed)
-		hi = 0x9f;	/* no surrogates */
-	else if (s[0] == 0xf0)
-		lo = 0x90;	/* no overlong 4-byte form */
-	else if (s[0] == 0xf4)
-		hi = 0x8f;	/* nothing past U+10FFFF */
-	for (i = 1; i < n; i++) {
-		if (s[i] < lo || s[i] > hi)
-			return -i;
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return n;
 }
 
 static void put_string(const char *s)

@@ -6,7 +6,7 @@
 
 AICCGEN_SRCS := $(addprefix tools/aiccgen/,main.c util.c net.c server.c \
 		  bulk.c burst.c rpc.c)
-AICCGEN_HDRS := tools/aiccgen/aiccgen.h
+AICCGEN_HDRS := tools/aiccgen/aiccgen.h tools/aicc/utf8.h
 
 $(BUILD)/aiccgen: $(AICCGEN_SRCS) $(AICCGEN_HDRS) tools/aiccgen/build.mk
 	@mkdir -p $(BUILD)
