@@ -543,7 +543,7 @@ unsigned int aicc_flow_init(struct aicc_flow *f, const struct aicc_params *p,
 	clamp_cwnd(f, p);
 	if (f->flags & AICC_F_HAVE_BASE) {
 		f->target = compute_target(f, p);
-		f->inv_rtt = inv_rtt_of((u64)f->base_rtt + f->target);
+		refresh_inv_rtt(f);
 	}
 	update_rate(f, p);
 	return ev;
@@ -559,7 +559,7 @@ void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
 	f->base_stamp = coarse(now_ns);
 	f->flags |= AICC_F_HAVE_BASE;
 	f->target = compute_target(f, p);
-	f->inv_rtt = inv_rtt_of((u64)f->base_rtt + f->target);
+	refresh_inv_rtt(f);
 	update_rate(f, p);
 }
 
@@ -834,7 +834,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			}
 		}
 		if (!f->inv_rtt) {
-			f->inv_rtt = inv_rtt_of((u64)f->base_rtt + f->target);
+			refresh_inv_rtt(f);
 			upd = true;
 		}
 	}
@@ -1055,7 +1055,7 @@ void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
 	f->base_rtt = mv->base_rtt;
 	f->base_stamp = mv->base_stamp;
 	f->target = compute_target(f, p);
-	f->inv_rtt = inv_rtt_of((u64)f->base_rtt + f->target);
+	refresh_inv_rtt(f);
 	update_rate(f, p);
 }
 

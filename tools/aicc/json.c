@@ -31,17 +31,11 @@ static void indent(void)
 static void put_string(const char *s)
 {
 	const unsigned char *p;
-	int n;
 
 	putchar('"');
 	for (p = (const unsigned char *)s; *p; p++) {
 		if (*p >= 0x80) {
-			n = utf8_len(p);
-			if (n < 0)
-				fputs("\\ufffd", stdout);
-			else
-				fwrite(p, 1, n, stdout);
-			p += (n < 0 ? -n : n) - 1;
+			p += utf8_put(stdout, p) - 1;
 			continue;
 		}
 		switch (*p) {

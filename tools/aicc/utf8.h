@@ -17,6 +17,8 @@
 #ifndef _AICC_UTF8_H
 #define _AICC_UTF8_H
 
+#include <stdio.h>
+
 static inline int utf8_len(const unsigned char *s)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
@@ -42,6 +44,22 @@ static inline int utf8_len(const unsigned char *s)
 		hi = 0xbf;
 	}
 	return n;
+}
+
+/*
+ * Write the sequence at s (its first byte 0x80 or above) to f as it is,
+ * or \ufffd for an ill-formed part; returns the bytes it took.
+ */
+static inline int utf8_put(FILE *f, const unsigned char *s)
+{
+	int n = utf8_len(s);
+
+	if (n > 0) {
+		fwrite(s, 1, n, f);
+		return n;
+	}
+	fputs("\\ufffd", f);
+	return -n;
 }
 
 #endif /* _AICC_UTF8_H */

@@ -573,19 +573,12 @@ double prng_unit(uint64_t *s)
 
 static void jw_string(FILE *f, const char *s)
 {
-	int n;
-
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = *s;
 
 		if (c >= 0x80) {
-			n = utf8_len((const unsigned char *)s);
-			if (n < 0)
-				fputs("\\ufffd", f);
-			else
-				fwrite(s, 1, n, f);
-			s += (n < 0 ? -n : n) - 1;
+			s += utf8_put(f, (const unsigned char *)s) - 1;
 			continue;
 		}
 		if (c == '"' || c == '\\')
