@@ -206,6 +206,8 @@ static void aicc_init(struct sock *sk)
 
 	BUILD_BUG_ON(sizeof(struct aicc_sock) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(sizeof(struct aicc_info) > sizeof(union tcp_cc_info));
+	/* the entry size Documentation/ABI gives for rate_memory_entries */
+	BUILD_BUG_ON(sizeof(struct aicc_mem_entry) != 56);
 
 	/* the trace copies it whole: no stack bytes in its padding */
 	memset(&val, 0, sizeof(val));

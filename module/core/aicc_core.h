@@ -237,13 +237,13 @@ struct aicc_peer {
 
 struct aicc_mem_entry {
 	u32 seq;		/* odd while a writer owns the entry */
-	u32 stamp;		/* store time, units of 2^20 ns */
+	u32 base_stamp;
+	u64 stamp;		/* store time, units of 2^20 ns: never wraps */
 	u64 net;
 	u32 addr[4];
 	u64 rate;
 	u32 base_rtt;
 	u32 mss;
-	u32 base_stamp;
 };
 
 struct aicc_mem {

@@ -58,17 +58,29 @@ static bool entry_read(const struct aicc_mem_entry *e,
 	return aicc_read_once(e->seq) == seq;
 }
 
-static inline bool fresh(const struct aicc_mem_entry *c, u32 now, u32 life)
+/*
+ * Age of an entry, in 2^20 ns.  The stamps are 64 bits (32 would wrap
+ * after 52 days, and an entry untouched that long would look fresh
+ * again); one a little ahead of @now was stored by another CPU after @now
+ * was read, so it is fresh.
+ */
+static inline u64 age_of(const struct aicc_mem_entry *c, u64 now)
 {
-	return c->rate && now - c->stamp <= life;
+	return (s64)(now - c->stamp) > 0 ? now - c->stamp : 0;
+}
+
+static inline bool fresh(const struct aicc_mem_entry *c, u64 now, u32 life)
+{
+	return c->rate && age_of(c, now) <= life;
 }
 
 bool aicc_mem_lookup(const struct aicc_mem *m, const struct aicc_peer *key,
 		     u64 now_ns, u32 life_hi, struct aicc_memval *out)
 {
-	u32 set, now = (u32)(now_ns >> 20);
+	u64 now = now_ns >> 20;
 	struct aicc_mem_entry c;
 	unsigned int i;
+	u32 set;
 
 	if (!m->tab)
 		return false;
@@ -90,8 +102,9 @@ bool aicc_mem_lookup(const struct aicc_mem *m, const struct aicc_peer *key,
 bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 		    u64 now_ns, const struct aicc_memval *val)
 {
-	u32 set, seq, now = (u32)(now_ns >> 20), oldest_age = 0;
 	struct aicc_mem_entry *e, *victim = NULL;
+	u64 now = now_ns >> 20, oldest_age = 0;
+	u32 set, seq;
 	unsigned int i;
 
 	if (!m->tab || !val->rate)
@@ -99,7 +112,7 @@ bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 	set = peer_hash(key) & m->mask & ~(AICC_MEM_WAYS - 1);
 	for (i = 0; i < AICC_MEM_WAYS; i++) {
 		struct aicc_mem_entry c;
-		u32 age;
+		u64 age;
 
 		e = &m->tab[set + i];
 		if (!entry_read(e, &c))
@@ -108,7 +121,7 @@ bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 			victim = e;
 			break;
 		}
-		age = c.rate ? now - c.stamp : ~0U;
+		age = c.rate ? age_of(&c, now) : ~0ULL;
 		if (!victim || age > oldest_age) {
 			victim = e;
 			oldest_age = age;
@@ -141,7 +154,8 @@ bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 
 u32 aicc_mem_count(const struct aicc_mem *m, u64 now_ns, u32 life_hi)
 {
-	u32 i, n = 0, now = (u32)(now_ns >> 20);
+	u64 now = now_ns >> 20;
+	u32 i, n = 0;
 	struct aicc_mem_entry c;
 
 	if (!m->tab)

@@ -27,7 +27,9 @@
  * share it.  The flow table is a fixed array of RCU-published entries
  * with bounded linear probing; lookups take no lock, a new flow takes the
  * insert lock, and idle flows (flow_timeout_ms) are replaced when a probe
- * window is full.  Each flow has its own spinlock for its state.
+ * window is full; a flow this host sends on may also replace one it only
+ * ever received on (made-up packets cannot keep it out).  Each flow has
+ * its own spinlock for its state.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -264,17 +266,33 @@ static struct roce_flow *roce_lookup(const struct roce_key *k, u32 h)
 	return NULL;
 }
 
-static struct roce_flow *roce_flow_get(const struct roce_key *k, bool create,
+/* How roce_flow_get() may make room for a flow it does not find. */
+enum roce_create {
+	ROCE_FIND,	/* not at all */
+	ROCE_RX,	/* an empty slot or an idle flow's */
+	ROCE_TX,	/* that, or else a flow this host never sent on */
+};
+
+/*
+ * Receive creates flows too (the NP's counters and the QP it learns), but
+ * anyone can send a UDP packet to port 4791 from any source port.  So a
+ * flow that only ever received is the first to go when this host sends
+ * on a new one: a flood of made-up packets can fill the table, but it
+ * cannot keep a real flow out of it (and a flow that never sent has no
+ * peer QP, so it could not have sent a CNP either).
+ */
+static struct roce_flow *roce_flow_get(const struct roce_key *k,
+				       enum roce_create create,
 				       const struct roce_params *p, u64 now)
 {
 	u64 tmo = (u64)p->k[AICC_RK_FLOW_TIMEOUT] * NSEC_PER_MSEC;
 	u32 h = roce_key_hash(k);
 	struct roce_flow *f, *old = NULL;
 	u64 seen, old_seen = 0;
-	int i, slot = -1;
+	int i, slot = -1, rank = 0;
 
 	f = roce_lookup(k, h);
-	if (f || !create)
+	if (f || create == ROCE_FIND)
 		return f;
 
 	spin_lock_bh(&roce_ins_lock);
@@ -284,6 +302,7 @@ static struct roce_flow *roce_flow_get(const struct roce_key *k, bool create,
 	for (i = 0; i < ROCE_PROBE; i++) {
 		unsigned int s = (h + i) & (roce_slots - 1);
 		struct roce_flow *o;
+		int r;
 
 		o = rcu_dereference_protected(roce_tab[s],
 					      lockdep_is_held(&roce_ins_lock));
@@ -293,15 +312,23 @@ static struct roce_flow *roce_flow_get(const struct roce_key *k, bool create,
 			break;
 		}
 		/*
-		 * Signed: another CPU may have stamped the flow after @now
-		 * was read, and such a flow is anything but idle.
+		 * Rank 2: idle (signed: another CPU may have stamped the
+		 * flow after @now was read, and such a flow is anything but
+		 * idle).  Rank 1, for a sender only: never sent on.  The
+		 * oldest of the best rank goes.
 		 */
 		seen = READ_ONCE(o->last_seen);
-		if ((s64)(now - seen) > (s64)tmo &&
-		    (!old || (s64)(seen - old_seen) < 0)) {
+		if ((s64)(now - seen) > (s64)tmo)
+			r = 2;
+		else if (create == ROCE_TX && !READ_ONCE(o->sent))
+			r = 1;
+		else
+			continue;
+		if (r > rank || (r == rank && (s64)(seen - old_seen) < 0)) {
 			slot = s;
 			old = o;
 			old_seen = seen;
+			rank = r;
 		}
 	}
 	if (slot < 0) {
@@ -496,7 +523,7 @@ static unsigned int roce_in_cnp(struct sk_buff *skb, struct roce_pkt *pk,
 	if (pk->ulen < sizeof(struct udphdr) + ROCE_CNP_PAYLOAD ||
 	    !roce_icrc_ok(skb, pk))
 		goto bad;
-	f = roce_flow_get(&pk->key, false, p, now);
+	f = roce_flow_get(&pk->key, ROCE_FIND, p, now);
 	if (!f)
 		goto bad;
 	spin_lock_bh(&f->lock);
@@ -550,7 +577,7 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 	if (pk.ecn == INET_ECN_CE)
 		roce_count(AICC_RS_CE_SEEN);
 
-	f = roce_flow_get(&pk.key, true, p, now);
+	f = roce_flow_get(&pk.key, ROCE_RX, p, now);
 	if (!f)
 		return NF_ACCEPT;
 	spin_lock_bh(&f->lock);
@@ -631,7 +658,7 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 		roce_count(AICC_RS_ECT_MARKED);
 	}
 
-	f = roce_flow_get(&pk.key, true, p, now);
+	f = roce_flow_get(&pk.key, ROCE_TX, p, now);
 	if (!f)
 		return NF_ACCEPT;
 	pace = p->k[AICC_RK_CC_ALGO] != AICC_ROCE_ALGO_OFF;
@@ -640,6 +667,8 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 	f->tx_pkts++;
 	f->tx_bytes += skb->len;
 	f->peer_qpn = pk.dqpn;
+	if (!f->sent)
+		WRITE_ONCE(f->sent, true);
 	if (f->rp.algo != p->k[AICC_RK_CC_ALGO])
 		roce_rp_init(&f->rp, p, now);
 	if (pace) {

@@ -1271,6 +1271,32 @@ KTAP_CASE(mem_store_lookup_age)
 		    out.rate == 2000, "update lost");
 }
 
+/*
+ * The store time must not wrap: at 32 bits of 2^20 ns an entry came back
+ * as fresh 52 days after it was stored (and every 52 days after that).
+ * An entry stamped after the reader's clock was read (another CPU) is
+ * fresh, not 52 days old.
+ */
+KTAP_CASE(mem_stamp_never_wraps)
+{
+	struct aicc_mem m = mem_new();
+	struct aicc_peer a = peer4(1, 0x0a000002);
+	struct aicc_memval v = { .rate = 1000, .base_rtt = 5, .mss = 1448 };
+	struct aicc_memval out;
+	u64 t0 = 1ULL << 30, wrap = 1ULL << 52;
+	u32 life = 100;
+
+	ktap_expect(aicc_mem_store(&m, &a, t0, &v), "store");
+	ktap_expect(!aicc_mem_lookup(&m, &a, t0 + wrap, life, &out),
+		    "an entry 2^52 ns (52 days) old is fresh again");
+	ktap_expect(!aicc_mem_lookup(&m, &a, t0 + wrap + (10ULL << 20), life,
+				     &out), "and 10 ms later");
+	ktap_expect(aicc_mem_count(&m, t0 + wrap, life) == 0,
+		    "counted 52 days later");
+	ktap_expect(aicc_mem_lookup(&m, &a, t0 - (2ULL << 20), life, &out) &&
+		    out.rate == 1000, "an entry stored just after now is stale");
+}
+
 KTAP_CASE(mem_bounded_eviction)
 {
 	struct aicc_mem m = mem_new();

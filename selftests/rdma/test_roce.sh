@@ -52,7 +52,7 @@ t_start=$(cut -d' ' -f1 /proc/uptime)
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 19
+ktap_plan 20
 
 unload()
 {
@@ -226,6 +226,35 @@ sleep 1
 m1=$(st malformed) b1=$(st cnp_bad) c1=$(st cuts)
 ktap_expect "malformed packets ignored (malformed +$((m1 - m0)), cnp_bad +$((b1 - b0)), cuts +$((c1 - c0)))" \
 	"$((m1 - m0)) -ge 40 -a $((b1 - b0)) -ge 60 -a $c1 -eq $c0"
+
+# 12b. made-up packets fill the flow table, and this host's own queue
+# pairs still get flows: sending on a new one replaces one that only ever
+# received (without that, every probe window is full of live flows, the
+# rping's packets count as table_full and go unpaced)
+slots=$(cat $S/flow_slots) tmo=$(cat $S/flow_timeout_ms)
+echo 600000 > $S/flow_timeout_ms
+e0=$(st evicted) f0=$(st table_full)
+roce_sw python3 - "$ROCE_A" $((slots * 16)) << 'EOF'
+import socket, struct, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+pay = bytes([0x0a, 0, 0xff, 0xff, 0, 0, 0, 17]) + bytes(4 + 16 + 4)
+for i in range(int(sys.argv[2])):
+    s.sendto(struct.pack("!HHHH", 1024 + i, 4791, 8 + len(pay), 0) + pay,
+             (sys.argv[1], 0))
+EOF
+sleep 1
+spoofed=$("$aicc" rdma flows |
+	awk -v a="$ROCE_A" '$1 == a && $2 == "10.88.1.254"' | wc -l)
+f1=$(st table_full)
+before=$("$aicc" rdma flows | awk 'NR > 1 { printf " %s ", $3 }')
+roce_rping 3
+rc=$?
+own=$("$aicc" rdma flows | awk -v a="$ROCE_A" -v b="$ROCE_B" -v old="$before" \
+	'(($1 == a && $2 == b) || ($1 == b && $2 == a)) && $7 > 0 &&
+	 index(old, " " $3 " ") == 0' | wc -l)
+echo "$tmo" > $S/flow_timeout_ms
+ktap_expect "flood: $spoofed of $slots slots taken, table_full +$((f1 - f0)); rping rc $rc, its flows in the table $own, evicted +$(($(st evicted) - e0))" \
+	"$spoofed -ge $((slots * 9 / 10)) -a $f1 -gt $f0 -a $rc -eq 0 -a $own -ge 2 -a $(st evicted) -ge $((e0 + 2))"
 
 # 12..13. unload during traffic
 # Once aicc_roce is gone its packets leave without ECT(0), so the RED
