@@ -430,7 +430,15 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		aicc_rx_segment(sk, 0);
 		break;
 	case CA_EVENT_TX_START:
-		if (!ca->inited)
+		/*
+		 * Nothing in flight because a timeout (or RACK) marked it all
+		 * lost: the first retransmission raises the event, but the
+		 * connection was not idle, and the core has taken the loss
+		 * (aicc_on_rto()).  A resume here would undo that cut with
+		 * the rate of the busy period before it.
+		 */
+		if (!ca->inited ||
+		    inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
 			break;
 		idle_us = aicc_idle_us(tp, ca);
 		rcu_read_lock();

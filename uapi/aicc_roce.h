@@ -95,7 +95,7 @@ enum aicc_roce_stat_id {
 	AICC_RS_ECT_MARKED,	/* packets set to ECT(0) */
 	AICC_RS_NO_FQ,		/* paced packets whose device has no fq root */
 	AICC_RS_FLOWS,		/* flows created */
-	AICC_RS_EVICTED,	/* flows aged out */
+	AICC_RS_EVICTED,	/* flows replaced: idle, or never sent on */
 	AICC_RS_TABLE_FULL,	/* packets of flows that found no slot */
 	AICC_RS_ICRC_OK,	/* icrc_check: good ICRC */
 	AICC_RS_ICRC_BAD,	/* icrc_check: bad ICRC */

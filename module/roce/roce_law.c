@@ -248,9 +248,29 @@ static void aicc_rate(struct roce_rp *r, const struct roce_params *p)
 	r->alpha = (u32)r->af.alpha >> 5;	/* Q15 -> Q10 */
 }
 
+/*
+ * The rate bounds as they are now: rp_max_rate and rp_min_rate apply to
+ * the flows already running too, not only to the next ones.  A flow not
+ * cut since it started runs at the cap, whatever the cap is now.
+ */
+static void clamp_rates(struct roce_rp *r, const struct roce_params *p)
+{
+	u64 maxr = roce_max_rate(p), minr = min_rate(p);
+
+	if (!r->cut) {
+		r->rc = maxr;
+		r->rt = maxr;
+		return;
+	}
+	r->rc = rmin(rmax(r->rc, minr), maxr);
+	r->rt = rmin(rmax(r->rt, r->rc), maxr);
+}
+
 unsigned int roce_rp_on_tx(struct roce_rp *r, const struct roce_params *p,
 			   u64 now, u64 depart, u32 bytes, u32 psn, bool ackreq)
 {
+	if (r->algo == AICC_ROCE_ALGO_DCQCN || r->algo == AICC_ROCE_ALGO_AICC)
+		clamp_rates(r, p);
 	if (r->algo == AICC_ROCE_ALGO_DCQCN)
 		return dcqcn_on_tx(r, p, now, bytes);
 	if (r->algo != AICC_ROCE_ALGO_AICC)

@@ -27,9 +27,10 @@
  * share it.  The flow table is a fixed array of RCU-published entries
  * with bounded linear probing; lookups take no lock, a new flow takes the
  * insert lock, and idle flows (flow_timeout_ms) are replaced when a probe
- * window is full; a flow this host sends on may also replace one it only
- * ever received on (made-up packets cannot keep it out).  Each flow has
- * its own spinlock for its state.
+ * window is full; a flow that rxe sends on (from its queue pair's kernel
+ * socket) may also replace one that only ever received, or only carried
+ * packets of user sockets: made-up packets cannot keep it out.  Each flow
+ * has its own spinlock for its state.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -270,16 +271,17 @@ static struct roce_flow *roce_lookup(const struct roce_key *k, u32 h)
 enum roce_create {
 	ROCE_FIND,	/* not at all */
 	ROCE_RX,	/* an empty slot or an idle flow's */
-	ROCE_TX,	/* that, or else a flow this host never sent on */
+	ROCE_TX,	/* that, or else a flow rxe never sent on */
 };
 
 /*
  * Receive creates flows too (the NP's counters and the QP it learns), but
- * anyone can send a UDP packet to port 4791 from any source port.  So a
- * flow that only ever received is the first to go when this host sends
- * on a new one: a flood of made-up packets can fill the table, but it
- * cannot keep a real flow out of it (and a flow that never sent has no
- * peer QP, so it could not have sent a CNP either).
+ * anyone can send a UDP packet to port 4791 from any source port, and
+ * any local user can send one from a socket of their own.  So a flow
+ * that rxe never sent on is the first to go when rxe sends on a new one:
+ * a flood of made-up packets can fill the table, but it cannot keep a
+ * queue pair's flow out of it (and a flow that never sent has no peer
+ * QP, so it could not have sent a CNP either).
  */
 static struct roce_flow *roce_flow_get(const struct roce_key *k,
 				       enum roce_create create,
@@ -407,8 +409,13 @@ static void roce_cnp_fill(u8 *bth, u32 qpn)
 	bth[7] = qpn;
 }
 
+/*
+ * The CNP for @in, which arrived on @iif.  A link-local peer (RoCEv2 GIDs
+ * from fe80:: addresses are common) is only reachable through the device
+ * the packet came in on, which the route lookup must be told.
+ */
 static void roce_send_cnp(struct net *net, const struct roce_pkt *in,
-			  u32 qpn, const struct roce_params *p)
+			  int iif, u32 qpn, const struct roce_params *p)
 {
 	unsigned int ulen = sizeof(struct udphdr) + ROCE_CNP_PAYLOAD;
 	u8 tos = p->k[AICC_RK_NP_CNP_DSCP] << 2;
@@ -436,6 +443,7 @@ static void roce_send_cnp(struct net *net, const struct roce_pkt *in,
 		struct flowi4 fl4 = {
 			.daddr = daddr,
 			.saddr = saddr,
+			.flowi4_oif = ipv4_is_linklocal_169(daddr) ? iif : 0,
 			.flowi4_proto = IPPROTO_UDP,
 		};
 		struct rtable *rt;
@@ -468,6 +476,8 @@ static void roce_send_cnp(struct net *net, const struct roce_pkt *in,
 		struct flowi6 fl6 = {
 			.daddr = in->key.raddr,
 			.saddr = in->key.laddr,
+			.flowi6_oif = ipv6_addr_type(&in->key.raddr) &
+				      IPV6_ADDR_LINKLOCAL ? iif : 0,
 			.flowi6_proto = IPPROTO_UDP,
 		};
 		struct dst_entry *dst;
@@ -588,8 +598,8 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 	if (pk.ecn == INET_ECN_CE) {
 		f->ce_seen++;
 		if (p->k[AICC_RK_NP_ENABLE] && f->peer_qpn &&
-		    (!f->cnp_sent || now - f->last_cnp >=
-		     (u64)p->k[AICC_RK_NP_MIN_TIME_CNPS] * NSEC_PER_USEC)) {
+		    (!f->cnp_sent || (s64)(now - f->last_cnp) >=
+		     (s64)p->k[AICC_RK_NP_MIN_TIME_CNPS] * NSEC_PER_USEC)) {
 			f->last_cnp = now;
 			f->cnp_sent++;
 			qpn = f->peer_qpn;
@@ -605,7 +615,8 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 	}
 	spin_unlock_bh(&f->lock);
 	if (send_cnp)
-		roce_send_cnp(state->net, &pk, qpn, p);
+		roce_send_cnp(state->net, &pk,
+			      state->in ? state->in->ifindex : 0, qpn, p);
 	return NF_ACCEPT;
 }
 
@@ -633,7 +644,7 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 	const struct roce_params *p;
 	struct roce_pkt pk;
 	struct roce_flow *f;
-	bool pace;
+	bool pace, kern;
 	u64 now, t = 0;
 	int r;
 
@@ -646,9 +657,9 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 	p = &rcu_dereference(roce_pset)->p;
 	now = ktime_get_ns();
 
-	if (p->k[AICC_RK_ECN_MARK] && pk.ecn == INET_ECN_NOT_ECT) {
-		if (skb_ensure_writable(skb, pk.l4off))
-			return NF_ACCEPT;
+	/* a packet that cannot be written goes unmarked, paced all the same */
+	if (p->k[AICC_RK_ECN_MARK] && pk.ecn == INET_ECN_NOT_ECT &&
+	    !skb_ensure_writable(skb, pk.l4off)) {
 		if (pk.key.family == 4)
 			ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK,
 					    INET_ECN_ECT_0);
@@ -658,7 +669,13 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 		roce_count(AICC_RS_ECT_MARKED);
 	}
 
-	f = roce_flow_get(&pk.key, ROCE_TX, p, now);
+	/*
+	 * rxe sends from a kernel socket of the queue pair's own; any local
+	 * user can send UDP to port 4791 too, and that must not take slots
+	 * the way this host's queue pairs do (roce_flow_get()).
+	 */
+	kern = skb->sk && sk_fullsock(skb->sk) && skb->sk->sk_kern_sock;
+	f = roce_flow_get(&pk.key, kern ? ROCE_TX : ROCE_RX, p, now);
 	if (!f)
 		return NF_ACCEPT;
 	pace = p->k[AICC_RK_CC_ALGO] != AICC_ROCE_ALGO_OFF;
@@ -667,7 +684,7 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 	f->tx_pkts++;
 	f->tx_bytes += skb->len;
 	f->peer_qpn = pk.dqpn;
-	if (!f->sent)
+	if (kern && !f->sent)
 		WRITE_ONCE(f->sent, true);
 	if (f->rp.algo != p->k[AICC_RK_CC_ALGO])
 		roce_rp_init(&f->rp, p, now);
@@ -687,15 +704,24 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 		f->next_tx = t + roce_tx_time_ns(f->rp.rc, skb->len);
 		if (!f->fq_checked || f->rp.cut)
 			roce_check_fq(f, skb);
+	} else if ((s64)(f->next_tx - now) > 0) {
+		/*
+		 * Pacing was switched off while this flow's paced packets
+		 * may still wait in fq: one without a departure time would
+		 * pass them, and RC would take the reordering for loss.  It
+		 * leaves with the last of them instead.
+		 */
+		t = f->next_tx;
 	}
 	spin_unlock_bh(&f->lock);
-	if (pace) {
+	if (t) {
 #ifdef SKB_MONO_DELIVERY_TIME_MASK
 		skb_set_delivery_time(skb, ns_to_ktime(t), true);
 #else
 		skb_set_delivery_time(skb, ns_to_ktime(t), SKB_CLOCK_MONOTONIC);
 #endif
-		roce_count(AICC_RS_PACED);
+		if (pace)
+			roce_count(AICC_RS_PACED);
 	}
 	return NF_ACCEPT;
 }

@@ -100,6 +100,13 @@ static ssize_t flows_read(struct file *file, struct kobject *kobj,
 
 		if (slot >= roce_slots)
 			break;
+		/*
+		 * Whole records only after the first: every read() takes a
+		 * new snapshot, and a record split between two would mix
+		 * two flows if the slot changed in between.
+		 */
+		if (done && count - done < rs)
+			break;
 		roce_flow_record(slot, &rec);
 		n = min(rs - in, count - done);
 		memcpy(buf + done, (u8 *)&rec + in, n);

@@ -52,7 +52,7 @@ t_start=$(cut -d' ' -f1 /proc/uptime)
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 20
+ktap_plan 21
 
 unload()
 {
@@ -283,7 +283,35 @@ ktap_info "rmmod took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a 
 ktap_expect "traffic goes on after rmmod (+$((rx1 - rx0)) bytes until the client ended, ib_write_bw rc $rc)" \
 	"$((rx1 - rx0)) -gt 100000 -a $rc -eq 0"
 
-# 14. the kernel is fine
+# 14. the same with the flood from a local user's socket: only what rxe
+# sends (from its queue pairs' kernel sockets) takes slots from live
+# flows, so these made-up flows cannot keep the rping's out either (a
+# fresh module with a small table; to the switch's address, so that
+# only LOCAL_OUT sees the flood)
+if insmod "$kdir/aicc_roce.ko" flow_entries=64; then
+	echo 600000 > $S/flow_timeout_ms
+	python3 - 10.88.1.254 $((64 * 16)) << 'EOF'
+import socket, struct, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+pay = bytes([0x0a, 0, 0xff, 0xff, 0, 0, 0, 17]) + bytes(4 + 16 + 4)
+for i in range(int(sys.argv[2])):
+    s.sendto(struct.pack("!HHHH", 1024 + i, 4791, 8 + len(pay), 0) + pay,
+             (sys.argv[1], 0))
+EOF
+	sleep 1
+	local_fl=$("$aicc" rdma flows | awk '$2 == "10.88.1.254"' | wc -l)
+	roce_rping 3
+	rc=$?
+	own=$("$aicc" rdma flows | awk -v a="$ROCE_A" -v b="$ROCE_B" \
+		'(($1 == a && $2 == b) || ($1 == b && $2 == a)) && $7 > 0' | wc -l)
+	ktap_expect "local flood: $local_fl of 64 slots taken; rping rc $rc, its flows in the table $own, evicted $(st evicted)" \
+		"$local_fl -ge 57 -a $rc -eq 0 -a $own -ge 2"
+	rmmod aicc_roce
+else
+	ktap_fail "local flood: insmod aicc_roce.ko flow_entries=64"
+fi
+
+# 15. the kernel is fine
 if dmesg | grep -qE 'BUG:|WARNING:|Oops'; then
 	ktap_fail "no kernel warnings" "$(dmesg | grep -E 'BUG:|WARNING:|Oops' | head -3)"
 else

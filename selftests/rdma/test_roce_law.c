@@ -140,6 +140,63 @@ KTAP_CASE(dcqcn_recovery)
 }
 
 /*
+ * rp_max_rate and rp_min_rate bind the flows already running: a flow
+ * never cut used to keep the cap of the moment it started (a cap lifted
+ * left it at the old one, a cap lowered left it at the line rate), and a
+ * cut flow kept a rate above a lowered cap until its next CNP.
+ */
+KTAP_CASE(rate_bounds_apply_to_running_flows)
+{
+	u32 k[AICC_ROCE_NR_KNOBS];
+	unsigned int algo;
+	struct roce_rp r;
+
+	for (algo = AICC_ROCE_ALGO_DCQCN; algo <= AICC_ROCE_ALGO_AICC;
+	     algo++) {
+		roce_params_defaults(k);
+		k[AICC_RK_CC_ALGO] = algo;
+		k[AICC_RK_RP_MAX_RATE] = 1000;
+		roce_params_set(&P, k);
+		roce_rp_init(&r, &P, 0);
+		roce_rp_on_tx(&r, &P, MS, MS, 1000, 0, false);
+		ktap_expect(r.rc == 1000 * MBPS, "algo %u: at the cap: %llu",
+			    algo, (unsigned long long)r.rc);
+		k[AICC_RK_RP_MAX_RATE] = 0;
+		roce_params_set(&P, k);
+		roce_rp_on_tx(&r, &P, 2 * MS, 2 * MS, 1000, 1, false);
+		ktap_expect(r.rc == ROCE_LINE_RATE_BPS,
+			    "algo %u: cap lifted, still %llu", algo,
+			    (unsigned long long)r.rc);
+		k[AICC_RK_RP_MAX_RATE] = 500;
+		roce_params_set(&P, k);
+		roce_rp_on_tx(&r, &P, 3 * MS, 3 * MS, 1000, 2, false);
+		ktap_expect(r.rc == 500 * MBPS && r.rt == 500 * MBPS,
+			    "algo %u: cap lowered, still %llu", algo,
+			    (unsigned long long)r.rc);
+	}
+
+	params(AICC_ROCE_ALGO_DCQCN);
+	roce_rp_init(&r, &P, 0);
+	roce_rp_on_cnp(&r, &P, MS);
+	ktap_expect(r.cut && r.rc > 2000 * MBPS, "cut to %llu",
+		    (unsigned long long)r.rc);
+	roce_params_defaults(k);
+	k[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_DCQCN;
+	k[AICC_RK_RP_MAX_RATE] = 2000;
+	roce_params_set(&P, k);
+	roce_rp_on_tx(&r, &P, MS + 1, MS + 1, 1000, 0, false);
+	ktap_expect(r.rc == 2000 * MBPS && r.rt == 2000 * MBPS,
+		    "cut flow above a lowered cap: rc %llu rt %llu",
+		    (unsigned long long)r.rc, (unsigned long long)r.rt);
+	k[AICC_RK_RP_MAX_RATE] = 0;
+	k[AICC_RK_RP_MIN_RATE] = 3000;
+	roce_params_set(&P, k);
+	roce_rp_on_tx(&r, &P, MS + 2, MS + 2, 1000, 1, false);
+	ktap_expect(r.rc == 3000 * MBPS, "below a raised floor: %llu",
+		    (unsigned long long)r.rc);
+}
+
+/*
  * The module reads the clock before it takes the flow's lock, so a
  * transmit can arrive with a time a little before the last CNP's: it is
  * no time after the cut, not 2^64 ns after it.

@@ -21,6 +21,7 @@
  * maximise (see sim_roce.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,7 +170,11 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 	u32 i;
 
 	memset(r, 0, sizeof(*r));
-	if (!c->flows || c->flows > 1024 || c->rate_mbit <= 0 || c->time_ms <= 0 ||
+	/* written so that NaN fails too */
+	if (!c->flows || c->flows > 1024 ||
+	    !(c->rate_mbit > 0 && c->rate_mbit <= 1e6) ||
+	    !(c->time_ms > 0 && c->time_ms <= 600000) ||
+	    !(c->rtt_us >= 0 && c->rtt_us <= 1e6) ||
 	    !c->window || !c->ack_every || c->payload < 64) {
 		snprintf(r->err, sizeof(r->err), "bad configuration");
 		return -1;
@@ -370,29 +375,38 @@ double sim_roce_score(const u32 knobs[AICC_ROCE_NR_KNOBS])
 	return sum / n;
 }
 
-static int opt_val(int argc, char **argv, int *i, double *v)
-{
-	char *end;
-
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "aicc-sim roce: %s needs a value\n", argv[*i]);
-		return -1;
-	}
-	*v = strtod(argv[++*i], &end);
-	if (*end || *v < 0) {
-		fprintf(stderr, "aicc-sim roce: bad value '%s' for %s\n",
-			argv[*i], argv[*i - 1]);
-		return -1;
-	}
-	return 0;
-}
-
 /* The numeric options of aicc-sim roce: where each goes in the config. */
 struct num_opt {
 	const char *name;
 	size_t off;
 	char type;		/* 'u' u32, 'U' u64, 'd' double */
 };
+
+/*
+ * A finite value, not negative; a whole one that fits for an integer
+ * option (a cast of anything else is undefined, and 1.9 flows is not 1).
+ */
+static int opt_val(int argc, char **argv, int *i, const struct num_opt *o,
+		   double *v)
+{
+	double max = o->type == 'u' ? 4294967295.0 : 9007199254740992.0;
+	const char *s;
+	char *end;
+
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "aicc-sim roce: %s needs a value\n", argv[*i]);
+		return -1;
+	}
+	s = argv[++*i];
+	*v = strtod(s, &end);
+	if (end == s || *end || !isfinite(*v) || *v < 0 ||
+	    (o->type != 'd' && (*v != floor(*v) || *v > max))) {
+		fprintf(stderr, "aicc-sim roce: bad value '%s' for %s\n",
+			argv[*i], argv[*i - 1]);
+		return -1;
+	}
+	return 0;
+}
 
 #define NUM_OPT(n, field, t) { n, offsetof(struct sim_roce_config, field), t }
 
@@ -455,7 +469,7 @@ int sim_roce_main(int argc, char **argv)
 				fprintf(stderr, "aicc-sim roce: unknown option '%s'\n", a);
 				return 2;
 			}
-			if (opt_val(argc, argv, &i, &v))
+			if (opt_val(argc, argv, &i, &num_opts[k], &v))
 				return 2;
 			set_num(&c, &num_opts[k], v);
 		} else if (eq) {

@@ -1505,6 +1505,12 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 			/* a late connection: its handshake sees the queues */
 			f->srtt_ps = handshake_rtt(s, f) + f->hs_extra_ps;
 			f->rttvar_ps = f->srtt_ps / 2;
+			/*
+			 * The handshake's ACK has just come: the first send
+			 * is no resume after idle (the kernel glue stamps
+			 * its last ACK at init too).
+			 */
+			f->last_ack_ps = s->now;
 			s->ops->init(s, f);
 		}
 		post_msg(s, f, 0, 0);
@@ -1797,6 +1803,23 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 	return 0;
 }
 
+/* SIM_TOPO_AUTO: leaf-spine for all-to-all, else a star. */
+static void resolve_topo(struct sim_config *c)
+{
+	if (c->topo == SIM_TOPO_AUTO)
+		c->topo = c->scenario == SIM_SC_ALLTOALL ?
+			SIM_TOPO_LEAFSPINE : SIM_TOPO_STAR;
+}
+
+/* What sim_run() would refuse @cin for: 0, or -1 with the reason in @err. */
+int sim_config_check(const struct sim_config *cin, char *err, size_t n)
+{
+	struct sim_config c = *cin;
+
+	resolve_topo(&c);
+	return check_config(&c, err, n);
+}
+
 int sim_run(const struct sim_config *cin, struct sim_result *r)
 {
 	static const struct sim_cc_ops *const ops[SIM_NR_CC] = {
@@ -1812,12 +1835,11 @@ int sim_run(const struct sim_config *cin, struct sim_result *r)
 
 	memset(r, 0, sizeof(*r));
 	memset(&s, 0, sizeof(s));
+	/* before the checks: they check a leaf-spine's sizes */
+	resolve_topo(&c);
 	ret = check_config(&c, r->err, sizeof(r->err));
 	if (ret)
 		return ret;
-	if (c.topo == SIM_TOPO_AUTO)
-		c.topo = c.scenario == SIM_SC_ALLTOALL ? SIM_TOPO_LEAFSPINE :
-			SIM_TOPO_STAR;
 	if (!c.spines)
 		c.spines = c.leaf_hosts;
 	s.c = &c;

@@ -187,6 +187,7 @@ struct sim_result {
 
 void sim_config_defaults(struct sim_config *c);
 int sim_run(const struct sim_config *c, struct sim_result *r);
+int sim_config_check(const struct sim_config *c, char *err, size_t n);
 
 /* Names, for the CLI and reports; parse functions return -1 if unknown. */
 const char *sim_scenario_name(int sc);

@@ -59,12 +59,30 @@ int tune_kv_file(const char *file, const char *syntax,
 	}
 	while (!ret && fgets(line, sizeof(line), f)) {
 		char *key, *val;
+		int c;
 
 		at.ln++;
+		/*
+		 * A line longer than the buffer: the rest of a comment is
+		 * skipped (a run's header line carries its command line);
+		 * anything else is an error, not a line of its own.
+		 */
+		if (!strchr(line, '\n') && !feof(f)) {
+			if (*tune_trim(line) != '#') {
+				ret = 2;
+				break;
+			}
+			do
+				c = fgetc(f);
+			while (c != EOF && c != '\n');
+		}
 		ret = tune_kv_line(line, &key, &val);
 		ret = ret < 0 ? 1 : ret ? fn(ctx, &at, key, val) : 0;
 	}
-	if (ret > 0)
+	if (ret == 2)
+		snprintf(why, len, "%s:%d: line longer than %zu characters",
+			 file, at.ln, sizeof(line) - 2);
+	else if (ret > 0)
 		snprintf(why, len, "%s:%d: expected %s", file, at.ln, syntax);
 	else if (!ret && ferror(f))
 		snprintf(why, len, "%s: read error", file);

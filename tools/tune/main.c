@@ -197,6 +197,23 @@ static void load_knobs(const char *file, int profile, u32 *out,
  */
 static u32 start_all[AICC_NR_PROFILES][AICC_NR_KNOBS];
 
+/*
+ * Every case as the fabric and the mix scaled it must be one the
+ * simulator runs (the cases run at multiples of the link rate, the RPC
+ * load, the time): a bad option is an error before any work, naming the
+ * case, not after the cases before it ran.
+ */
+static void check_set(const struct tune_set *set)
+{
+	char why[256];
+	int i;
+
+	for (i = 0; i < set->n; i++)
+		if (sim_config_check(&set->c[i].cfg, why, sizeof(why)))
+			tune_die(2, "case %s: %s (the fabric or the workload mix is out of the simulator's range)",
+				 set->c[i].name, why);
+}
+
 static void others_from(struct tune_set *set, int profile,
 			const u32 (*all)[AICC_NR_KNOBS])
 {
@@ -574,6 +591,9 @@ int main(int argc, char **argv)
 		die("the workload mix leaves no %s scenario for profile %s",
 		    !train->n ? "training" : "held-out",
 		    aicc_profile_desc[profile].name);
+	/* the fabric and mix scale the cases: refuse before any work */
+	check_set(train);
+	check_set(held);
 	if (start) {
 		/* mixed scenarios run the other profiles at the start file's */
 		others_from(train, profile, start_all);

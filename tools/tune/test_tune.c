@@ -458,6 +458,61 @@ KTAP_CASE(profile_file_rejects_bad_lines)
 	unlink(path);
 }
 
+/*
+ * A line longer than the reader's buffer: a long comment (a run's header
+ * carries its whole command line) is skipped to its end, anything else is
+ * refused.  The rest of such a line used to be read as a line of its own,
+ * refused as bad syntax, or applied if it looked like a knob.
+ */
+KTAP_CASE(profile_file_long_lines)
+{
+	char path[] = "/tmp/aicc-tune-long.XXXXXX", why[300];
+	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	int fd = mkstemp(path), i, p, r;
+	FILE *f;
+
+	if (fd < 0) {
+		ktap_expect(false, "mkstemp failed");
+		return;
+	}
+	close(fd);
+	f = fopen(path, "w");
+	if (!f) {
+		ktap_expect(false, "fopen failed");
+		unlink(path);
+		return;
+	}
+	fputs("# aicc-tune", f);
+	for (i = 0; i < 150; i++)
+		fputs(" --knob x", f);
+	fputs(" aicc.beta = 77\naicc.ai = 33\n", f);
+	fclose(f);
+	memset(have, 0, sizeof(have));
+	for (p = 0; p < AICC_NR_PROFILES; p++)
+		aicc_params_defaults(kn[p], p);
+	r = read_profile(path, kn, have, why, sizeof(why));
+	ktap_expect(!r && have[AICC_PROF_COLL][AICC_K_AI] &&
+		    kn[AICC_PROF_COLL][AICC_K_AI] == 33 &&
+		    !have[AICC_PROF_COLL][AICC_K_BETA],
+		    "long comment: %d (%s), beta %s", r, r ? why : "",
+		    have[AICC_PROF_COLL][AICC_K_BETA] ? "set by it" : "not set");
+
+	f = fopen(path, "w");
+	if (f) {
+		fputs("aicc.ai = 33", f);
+		for (i = 0; i < 1100; i++)
+			fputc(' ', f);
+		fputs("\n", f);
+		fclose(f);
+	}
+	memset(have, 0, sizeof(have));
+	r = read_profile(path, kn, have, why, sizeof(why));
+	ktap_expect(r && strstr(why, ":1: line longer than"),
+		    "a long line accepted: %d (%s)", r, why);
+	unlink(path);
+}
+
 KTAP_CASE(workload_mix_parses_and_applies)
 {
 	char path[] = "/tmp/aicc-tune-mix.XXXXXX", why[300];
