@@ -78,7 +78,7 @@ u64 roce_tx_time_ns(u64 rate_bps, u32 bytes)
 {
 	if (!rate_bps)
 		rate_bps = 1;
-	/* bytes * 8e9 / rate; bytes < 2^32 so the product fits */
+	/* bytes * 8e9 / rate; a packet's bytes (< 2^31) keep it in 64 bits */
 	return aicc_udiv64((u64)bytes * 8000000000ULL, rate_bps);
 }
 

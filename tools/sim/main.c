@@ -367,9 +367,11 @@ int main(int argc, char **argv)
 
 			errno = 0;
 			c.seed = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end)
-				die("--seed: '%s' is not an integer%s", optarg,
-				    "");
+			/* strtoull takes "-5" as 2^64 - 5 */
+			if (errno || end == optarg || *end ||
+			    strchr(optarg, '-'))
+				die("--seed: '%s' is not a non-negative integer%s",
+				    optarg, "");
 			break;
 		}
 		case O_TOPO:
@@ -433,7 +435,8 @@ int main(int argc, char **argv)
 			c.kernel_pacing = true;
 			break;
 		case O_STAGGER:
-			c.stagger_ms = unum(o, optarg);
+			/* fractional, as the tuner's testbed case has it */
+			c.stagger_ms = num(o, optarg);
 			break;
 		case O_CJIT:
 			c.connect_jitter_us = unum(o, optarg);
