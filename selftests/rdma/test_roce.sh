@@ -231,10 +231,10 @@ ktap_expect "malformed packets ignored (malformed +$((m1 - m0)), cnp_bad +$((b1 
 # pairs still get flows: sending on a new one replaces one that only ever
 # received (without that, every probe window is full of live flows, the
 # rping's packets count as table_full and go unpaced)
-slots=$(cat $S/flow_slots) tmo=$(cat $S/flow_timeout_ms)
-echo 600000 > $S/flow_timeout_ms
-e0=$(st evicted) f0=$(st table_full)
-roce_sw python3 - "$ROCE_A" $((slots * 16)) << 'EOF'
+# flood.py DST N: N made-up RoCE packets (an RC write, QP 17) to DST port
+# 4791 from source ports 1024 on, each a flow of its own (a raw socket: a
+# user's, not rxe's)
+cat > "$ROCE_TMP/flood.py" << 'EOF'
 import socket, struct, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
 pay = bytes([0x0a, 0, 0xff, 0xff, 0, 0, 0, 17]) + bytes(4 + 16 + 4)
@@ -242,6 +242,10 @@ for i in range(int(sys.argv[2])):
     s.sendto(struct.pack("!HHHH", 1024 + i, 4791, 8 + len(pay), 0) + pay,
              (sys.argv[1], 0))
 EOF
+slots=$(cat $S/flow_slots) tmo=$(cat $S/flow_timeout_ms)
+echo 600000 > $S/flow_timeout_ms
+e0=$(st evicted) f0=$(st table_full)
+roce_sw python3 "$ROCE_TMP/flood.py" "$ROCE_A" $((slots * 16))
 sleep 1
 spoofed=$("$aicc" rdma flows |
 	awk -v a="$ROCE_A" '$1 == a && $2 == "10.88.1.254"' | wc -l)
@@ -290,14 +294,7 @@ ktap_expect "traffic goes on after rmmod (+$((rx1 - rx0)) bytes until the client
 # only LOCAL_OUT sees the flood)
 if insmod "$kdir/aicc_roce.ko" flow_entries=64; then
 	echo 600000 > $S/flow_timeout_ms
-	python3 - 10.88.1.254 $((64 * 16)) << 'EOF'
-import socket, struct, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
-pay = bytes([0x0a, 0, 0xff, 0xff, 0, 0, 0, 17]) + bytes(4 + 16 + 4)
-for i in range(int(sys.argv[2])):
-    s.sendto(struct.pack("!HHHH", 1024 + i, 4791, 8 + len(pay), 0) + pay,
-             (sys.argv[1], 0))
-EOF
+	python3 "$ROCE_TMP/flood.py" 10.88.1.254 $((64 * 16))
 	sleep 1
 	local_fl=$("$aicc" rdma flows | awk '$2 == "10.88.1.254"' | wc -l)
 	roce_rping 3
