@@ -38,7 +38,7 @@ struct roce_flow {
 	u64 tx_pkts, tx_bytes, rx_pkts, rx_bytes;
 	u64 ce_seen, cnp_sent, cnp_rcvd, cuts;
 	bool fq_checked;
-	bool sent;		/* this host sent on it; READ_ONCE */
+	bool sent;		/* rxe sent on it (a kernel socket); READ_ONCE */
 	struct roce_rp rp;
 };
 

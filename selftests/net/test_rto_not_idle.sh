@@ -12,7 +12,7 @@
 # One aicc_bulk flow (its own profile, so its counters are its own; the
 # server's side is aicc_lat) through the dumbbell; after 2 s the ACK path
 # drops everything for 1.5 s (netem loss 100 %), which times out the flow
-# two or three times with its backoff, then delivers again.  The sender
+# four times with its backoff (6.1 and 6.12), then delivers again.  The sender
 # never runs out of data, so no gap of its own is an idle period.
 #
 #   1. topology and server

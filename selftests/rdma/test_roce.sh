@@ -228,8 +228,8 @@ ktap_expect "malformed packets ignored (malformed +$((m1 - m0)), cnp_bad +$((b1 
 	"$((m1 - m0)) -ge 40 -a $((b1 - b0)) -ge 60 -a $c1 -eq $c0"
 
 # 12b. made-up packets fill the flow table, and this host's own queue
-# pairs still get flows: sending on a new one replaces one that only ever
-# received (without that, every probe window is full of live flows, the
+# pairs still get flows: rxe sending on a new one replaces one that only
+# ever received (without that, every probe window is full of live flows, the
 # rping's packets count as table_full and go unpaced)
 # flood.py DST N: N made-up RoCE packets (an RC write, QP 17) to DST port
 # 4791 from source ports 1024 on, each a flow of its own (a raw socket: a
