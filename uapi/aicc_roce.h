@@ -100,6 +100,7 @@ enum aicc_roce_stat_id {
 	AICC_RS_ICRC_OK,	/* icrc_check: good ICRC */
 	AICC_RS_ICRC_BAD,	/* icrc_check: bad ICRC */
 	AICC_RS_HOLD_CAPPED,	/* departure times capped at 100 ms ahead */
+	AICC_RS_NAK_SEQ,	/* PSN sequence error NAKs received */
 	AICC_ROCE_NR_STATS
 };
 
@@ -120,7 +121,7 @@ struct aicc_roce_flow_rec {
 	__u64	rx_pkts;
 	__u64	rx_bytes;
 	__u64	ce_seen;	/* received CE-marked packets (as NP) */
-	__u64	cnp_sent;	/* as NP */
+	__u64	cnp_sent;	/* as NP, handed to IP and not dropped */
 	__u64	cnp_rcvd;	/* as RP */
 	__u64	cuts;		/* rate decreases (as RP) */
 	__u64	rate_bps;	/* current rate, bit/s */

@@ -21,7 +21,7 @@ const struct aicc_knob_desc aicc_knob_desc[AICC_NR_KNOBS] = {
 		"lower bound of the queueing-delay target",
 	},
 	[AICC_K_TARGET_MAX] = {
-		"target_max_us", AICC_UNIT_US, 1, 10000000,
+		"target_max_us", AICC_UNIT_US, 1, 4000000,
 		"upper bound of the queueing-delay target",
 	},
 	[AICC_K_FS_RANGE] = {

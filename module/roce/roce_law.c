@@ -295,7 +295,7 @@ unsigned int roce_rp_on_tx(struct roce_rp *r, const struct roce_params *p,
 }
 
 unsigned int roce_rp_on_ack(struct roce_rp *r, const struct roce_params *p,
-			    u64 now, u32 psn)
+			    u64 now, u32 psn, enum roce_ack_kind kind)
 {
 	struct aicc_sample s = { 0 };
 	unsigned int ev;
@@ -303,10 +303,14 @@ unsigned int roce_rp_on_ack(struct roce_rp *r, const struct roce_params *p,
 
 	if (r->algo != AICC_ROCE_ALGO_AICC || !r->have_psn)
 		return 0;
-	psn &= ROCE_PSN_MASK;
+	/* a NAK acknowledges the packets before its PSN */
+	psn = (kind == ROCE_ACK ? psn : psn - 1) & ROCE_PSN_MASK;
 	acked = psn_diff(psn + 1, r->una_psn);
-	if (acked <= 0 || psn_diff(psn, r->nxt_psn) >= 0)
-		return 0;	/* duplicate, or beyond anything sent */
+	if (acked < 0 || psn_diff(psn, r->nxt_psn) >= 0)
+		return 0;	/* stale, or beyond anything sent */
+	/* a sequence error is news even when it acknowledges nothing */
+	if (!acked && kind != ROCE_NAK_SEQ)
+		return 0;
 	r->una_psn = (psn + 1) & ROCE_PSN_MASK;
 	r->delivered += acked;
 	if (r->cnp_pending) {
@@ -330,6 +334,7 @@ unsigned int roce_rp_on_ack(struct roce_rp *r, const struct roce_params *p,
 	s.delivered = r->delivered;
 	s.delivered_ce = r->delivered_ce;
 	s.acked = (u32)acked;
+	s.losses = kind == ROCE_NAK_SEQ;
 	s.inflight = (u32)rmax(psn_diff(r->nxt_psn, r->una_psn), 0);
 	s.mss = r->mss;
 	ev = aicc_on_ack(&r->af, &p->ap, &s);

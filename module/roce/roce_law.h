@@ -10,7 +10,7 @@
  *   roce_rp_on_tx()   a packet leaves at @depart (timer and byte-counter
  *                     recovery; the aicc law times ACK-requesting packets
  *                     from their departure, not from the pacing wait)
- *   roce_rp_on_ack()  an RC acknowledgment arrives (aicc law only)
+ *   roce_rp_on_ack()  an RC acknowledgment or NAK arrives (aicc law only)
  *   roce_rp_on_cnp()  a CNP arrives for the flow
  *
  * DCQCN (Zhu et al., SIGCOMM 2015), with mlx5's parameter names: on a CNP,
@@ -72,6 +72,16 @@ struct roce_rp {
 	struct aicc_flow af;
 };
 
+/*
+ * What an RC acknowledgment says of its PSN.  A NAK's PSN is the packet the
+ * responder expected next: the ones before it arrived, it did not.
+ */
+enum roce_ack_kind {
+	ROCE_ACK,	/* delivered up to and including the PSN */
+	ROCE_NAK_SEQ,	/* PSN sequence error: the PSN was lost */
+	ROCE_NAK_RNR,	/* receiver not ready: the PSN was refused */
+};
+
 /* Events returned, for counters. */
 #define ROCE_EV_CUT		0x1
 #define ROCE_EV_INCREASE	0x2
@@ -85,7 +95,7 @@ unsigned int roce_rp_on_tx(struct roce_rp *r, const struct roce_params *p,
 			   u64 now, u64 depart, u32 bytes, u32 psn,
 			   bool ackreq);
 unsigned int roce_rp_on_ack(struct roce_rp *r, const struct roce_params *p,
-			    u64 now, u32 psn);
+			    u64 now, u32 psn, enum roce_ack_kind kind);
 unsigned int roce_rp_on_cnp(struct roce_rp *r, const struct roce_params *p,
 			    u64 now);
 u64 roce_max_rate(const struct roce_params *p);

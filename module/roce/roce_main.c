@@ -66,6 +66,9 @@
 #define ROCE_BTH_LEN		12
 #define ROCE_CNP_PAYLOAD	(ROCE_BTH_LEN + 16 + 4)
 #define ROCE_ICRC_LEN		4
+#define ROCE_AETH_LEN		4
+#define ROCE_OP_ACK		0x11	/* RC ACKNOWLEDGE: BTH, AETH */
+#define ROCE_AETH_NAK_SEQ	0x60	/* AETH syndrome: PSN sequence error */
 #define ROCE_PROBE		8
 #define ROCE_BTH_BECN		0x40
 #define ROCE_BTH_ACKREQ		0x80
@@ -107,6 +110,7 @@ struct roce_pkt {
 	u8 b1, b4, b8;
 	u32 dqpn;
 	u32 psn;
+	u8 syndrome;	/* ACKNOWLEDGE's AETH */
 };
 
 static void key_v4(struct in6_addr *a, __be32 v4)
@@ -178,6 +182,18 @@ static int roce_parse(struct sk_buff *skb, bool out, struct roce_pkt *pk)
 	pk->dqpn = (bth[5] << 16) | (bth[6] << 8) | bth[7];
 	pk->b8 = bth[8];
 	pk->psn = (bth[9] << 16) | (bth[10] << 8) | bth[11];
+	if (pk->opcode == ROCE_OP_ACK) {
+		u8 _aeth, *aeth;
+
+		if (pk->ulen < sizeof(*uh) + ROCE_BTH_LEN + ROCE_AETH_LEN +
+		    ROCE_ICRC_LEN)
+			return -1;
+		aeth = skb_header_pointer(skb, pk->l4off + sizeof(*uh) +
+					  ROCE_BTH_LEN, 1, &_aeth);
+		if (!aeth)
+			return -1;
+		pk->syndrome = *aeth;
+	}
 	return 1;
 }
 
@@ -414,7 +430,7 @@ static void roce_cnp_fill(u8 *bth, u32 qpn)
  * from fe80:: addresses are common) is only reachable through the device
  * the packet came in on, which the route lookup must be told.
  */
-static void roce_send_cnp(struct net *net, const struct roce_pkt *in,
+static bool roce_send_cnp(struct net *net, const struct roce_pkt *in,
 			  int iif, u32 qpn, const struct roce_params *p)
 {
 	unsigned int ulen = sizeof(struct udphdr) + ROCE_CNP_PAYLOAD;
@@ -423,11 +439,12 @@ static void roce_send_cnp(struct net *net, const struct roce_pkt *in,
 	struct sk_buff *skb;
 	struct udphdr *uh;
 	u32 icrc;
+	int err;
 
 	skb = alloc_skb(LL_MAX_HEADER + sizeof(struct ipv6hdr) + ulen,
 			GFP_ATOMIC);
 	if (!skb)
-		return;
+		return false;
 	skb_reserve(skb, LL_MAX_HEADER + sizeof(struct ipv6hdr));
 	uh = skb_put(skb, ulen);
 	uh->source = in->key.sport;
@@ -470,8 +487,7 @@ static void roce_send_cnp(struct net *net, const struct roce_pkt *in,
 		icrc = roce_icrc(skb, &pk);
 		put_unaligned_le32(icrc, skb->data + pk.l4off + ulen - 4);
 		ip_send_check(ih);
-		if (ip_local_out(net, NULL, skb) < 0)
-			return;
+		err = ip_local_out(net, NULL, skb);
 	} else {
 		struct flowi6 fl6 = {
 			.daddr = in->key.raddr,
@@ -507,13 +523,18 @@ static void roce_send_cnp(struct net *net, const struct roce_pkt *in,
 					    IPPROTO_UDP, csum);
 		if (!uh->check)
 			uh->check = CSUM_MANGLED_0;
-		if (ip6_local_out(net, NULL, skb) < 0)
-			return;
+		err = ip6_local_out(net, NULL, skb);
 	}
+	/* a qdisc's drop is positive (NET_XMIT_DROP); net_xmit_eval()
+	 * evaluates its argument twice
+	 */
+	if (net_xmit_eval(err))
+		return false;
 	roce_count(AICC_RS_CNP_SENT);
-	return;
+	return true;
 drop:
 	kfree_skb(skb);
+	return false;
 }
 
 /* ---- hooks ------------------------------------------------------------- */
@@ -522,6 +543,27 @@ static bool roce_is_ack(u8 opcode)
 {
 	/* RC: RDMA READ response first..only, ACKNOWLEDGE, ATOMIC ACK */
 	return opcode >= 0x0d && opcode <= 0x12;
+}
+
+/*
+ * What an acknowledgment says of its PSN: from the AETH's syndrome for
+ * ACKNOWLEDGE (0x00-0x1f ACK, 0x20-0x3f RNR NAK, 0x60 PSN sequence error
+ * NAK); the read responses and atomic ACKs that carry one are ACKs.  False
+ * for the fatal NAKs (invalid request, access or operational error): the
+ * queue pair goes to the error state.
+ */
+static bool roce_ack_kind(const struct roce_pkt *pk, enum roce_ack_kind *kind)
+{
+	if (pk->opcode != ROCE_OP_ACK || pk->syndrome < 0x20) {
+		*kind = ROCE_ACK;
+		return true;
+	}
+	if ((pk->syndrome & 0xe0) == 0x20) {
+		*kind = ROCE_NAK_RNR;
+		return true;
+	}
+	*kind = ROCE_NAK_SEQ;
+	return pk->syndrome == ROCE_AETH_NAK_SEQ;
 }
 
 static unsigned int roce_in_cnp(struct sk_buff *skb, struct roce_pkt *pk,
@@ -563,6 +605,7 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
 	const struct roce_params *p;
+	enum roce_ack_kind kind;
 	struct roce_pkt pk;
 	struct roce_flow *f;
 	bool send_cnp = false;
@@ -586,6 +629,8 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 			   AICC_RS_ICRC_BAD);
 	if (pk.ecn == INET_ECN_CE)
 		roce_count(AICC_RS_CE_SEEN);
+	if (pk.opcode == ROCE_OP_ACK && pk.syndrome == ROCE_AETH_NAK_SEQ)
+		roce_count(AICC_RS_NAK_SEQ);
 
 	f = roce_flow_get(&pk.key, ROCE_RX, p, now);
 	if (!f)
@@ -607,16 +652,27 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 		}
 	}
 	if (roce_is_ack(pk.opcode) && f->rp.algo == AICC_ROCE_ALGO_AICC &&
-	    f->rp.algo == p->k[AICC_RK_CC_ALGO]) {
-		if (roce_rp_on_ack(&f->rp, p, now, pk.psn) & ROCE_EV_CUT) {
+	    f->rp.algo == p->k[AICC_RK_CC_ALGO] &&
+	    roce_ack_kind(&pk, &kind)) {
+		if (roce_rp_on_ack(&f->rp, p, now, pk.psn, kind) &
+		    ROCE_EV_CUT) {
 			f->cuts++;
 			roce_count(AICC_RS_CUTS);
 		}
 	}
 	spin_unlock_bh(&f->lock);
-	if (send_cnp)
-		roce_send_cnp(state->net, &pk,
-			      state->in ? state->in->ifindex : 0, qpn, p);
+	/*
+	 * The flow's count is of CNPs handed to IP, as the global one is.  A
+	 * flow evicted meanwhile is still valid memory (freed after RCU's
+	 * grace period; the hook runs under rcu_read_lock()).
+	 */
+	if (send_cnp && !roce_send_cnp(state->net, &pk,
+				       state->in ? state->in->ifindex : 0,
+				       qpn, p)) {
+		spin_lock_bh(&f->lock);
+		f->cnp_sent--;
+		spin_unlock_bh(&f->lock);
+	}
 	return NF_ACCEPT;
 }
 

@@ -88,6 +88,7 @@ const struct aicc_roce_name_desc aicc_roce_stat_desc[AICC_ROCE_NR_STATS] = {
 	[AICC_RS_ICRC_OK] = { "icrc_ok", "icrc_check: ICRC correct" },
 	[AICC_RS_ICRC_BAD] = { "icrc_bad", "icrc_check: ICRC wrong" },
 	[AICC_RS_HOLD_CAPPED] = { "hold_capped", "departures capped 100 ms ahead" },
+	[AICC_RS_NAK_SEQ] = { "nak_seq", "PSN sequence error NAKs received" },
 };
 
 const char *const aicc_roce_algo_name[AICC_ROCE_NR_ALGOS] = {

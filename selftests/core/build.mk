@@ -26,4 +26,5 @@ check-abi-doc:
 	bash selftests/lib/check_abi_doc.sh -t module/core/aicc_tables.c \
 		-d Documentation/ABI/testing/sysfs-kernel-aicc \
 		"files=/aicc/:global files:$(AICC_GLOBAL_FILES)" \
-		"knobs=/<profile>/" "stats=/<profile>/stats/"
+		"knobs=/<profile>/" "stats=/<profile>/stats/" \
+		"ranges=/<profile>/"

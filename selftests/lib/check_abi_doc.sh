@@ -15,6 +15,9 @@
 #   CHECK      knobs=PATH            every knob has "What: ...PATH<knob>"
 #                                    (and there are at least 20)
 #              stats=PATH            every counter likewise (at least 10)
+#              ranges=PATH           every knob's entry gives the table's
+#                                    range and (RK rows) default: "Range: LO
+#                                    to HI", or "range LO..HI; default D"
 #              files=PATH:NAME:F,... each listed file F, as test NAME
 #
 # make check-abi-doc and make check-roce-abi-doc run it
@@ -50,15 +53,19 @@ done
 [ $# -gt 0 ] || die "no CHECK given (knobs=PATH, stats=PATH, files=PATH:NAME:F,...)"
 for c in "$@"; do
 	case $c in
-	knobs=?*|stats=?*) ;;
+	knobs=?*|stats=?*|ranges=?*) ;;
 	files=?*:?*:?*) ;;
-	*) die "bad CHECK '$c' (knobs=PATH, stats=PATH or files=PATH:NAME:F,...)" ;;
+	*) die "bad CHECK '$c' (knobs=PATH, stats=PATH, ranges=PATH or files=PATH:NAME:F,...)" ;;
 	esac
 done
 
 mapfile -t knobs < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
 	grep -oE '( "[a-z0-9_]+", AICC_UNIT_|RK\(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]+")' |
 	sed 's/[^"]*"\([a-z0-9_]*\)".*/\1/')
+# "name lo hi [default]" of each knob row (U suffixes dropped)
+mapfile -t bounds < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
+	grep -oE '( "[a-z0-9_]+", AICC_UNIT_[A-Z0-9_]+, *[0-9]+U?, *[0-9]+U?,|RK\(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]+", *[A-Z0-9_]+, *[0-9]+U?, *[0-9]+U?, *[0-9]+U?,)' |
+	sed -E 's/^RK\([^,]*, *//; s/"//g; s/, *AICC_[A-Z0-9_]+, */ /; s/U?, */ /g; s/ *$//')
 mapfile -t stats < <(sed -n \
 	's/^\t\[AICC_R\{0,1\}S_[A-Z_]*\] = { "\([a-z_]*\)".*/\1/p' "$tables")
 
@@ -87,11 +94,47 @@ all_of()
 	fi
 }
 
+# entry PATH NAME: the description of "What: ...PATH<NAME>", on one line
+entry()
+{
+	awk -v w="$1$2" '
+		/^What:/ { on = (length($0) >= length(w) &&
+				 substr($0, length($0) - length(w) + 1) == w); next }
+		on { printf " %s", $0 }' "${docs[@]}" | tr -s ' \t' '  '
+}
+
+# ranges PATH: every knob's entry states the table's range (and default)
+ranges()
+{
+	local path=$1 b name lo hi def text want bad=
+
+	for b in "${bounds[@]}"; do
+		read -r name lo hi def <<< "$b"
+		text=$(entry "$path" "$name")
+		if [ -n "$def" ]; then
+			want="range $lo..$hi; default $def"
+		else
+			want="Range: $lo to $hi"
+		fi
+		case $text in
+		*"$want"*) ;;
+		*) bad="$bad $name (wants '$want')" ;;
+		esac
+	done
+	if [ ${#bounds[@]} -ge 20 ] && [ -z "$bad" ]; then
+		ktap_pass "all ${#bounds[@]} $label""knob ranges documented as in the table"
+	else
+		ktap_fail "all $label""knob ranges documented as in the table" \
+			"found ${#bounds[@]}, wrong:$bad"
+	fi
+}
+
 ktap_plan $#
 for c in "$@"; do
 	case $c in
 	knobs=*) all_of knobs 20 "${c#knobs=}" "${knobs[@]}" ;;
 	stats=*) all_of counters 10 "${c#stats=}" "${stats[@]}" ;;
+	ranges=*) ranges "${c#ranges=}" ;;
 	files=*)
 		IFS=: read -r path name list <<< "${c#files=}"
 		missing=$(documented "$path" ${list//,/ })

@@ -229,21 +229,29 @@ roce_rate_bps()
 	}'
 }
 
+# roce_switch_red VERB: the tc command (VERB: add, change) for the bottleneck's
+# step ECN marking, RED under htb.
+roce_switch_red()
+{
+	local k=$ROCE_ECN_K
+
+	echo "qdisc $1 dev sb parent 1:10 handle 10: red limit $ROCE_LIMIT" \
+		"min $k max $((k + 1)) avpkt 1000 burst $((k / 1000 + 1))" \
+		"probability 1.0 bandwidth $ROCE_RATE ecn"
+}
+
 # The switch: forwarding, the bottleneck towards B, the delay towards A.
 roce_switch_qdiscs()
 {
-	local k=$ROCE_ECN_K burst hburst
+	local hburst
 
-	burst=$((k / 1000 + 1))
 	hburst=$((ROCE_RATE_BPS / 8 * 16 / 1000))
 	[ "$hburst" -ge 3000 ] || hburst=3000
 	{
 		echo "qdisc add dev sb root handle 1: htb default 10"
 		echo "class add dev sb parent 1: classid 1:10 htb rate $ROCE_RATE" \
 			"ceil $ROCE_RATE burst $hburst cburst $hburst quantum 1514"
-		echo "qdisc add dev sb parent 1:10 handle 10: red limit $ROCE_LIMIT" \
-			"min $k max $((k + 1)) avpkt 1000 burst $burst probability 1.0" \
-			"bandwidth $ROCE_RATE ecn"
+		roce_switch_red add
 		echo "qdisc add dev sa root netem delay $ROCE_DELAY limit 100000"
 	} | roce_sw tc -batch -
 }

@@ -18,6 +18,8 @@
 #     CNP sent by the notification point is received by the reaction point;
 #   - two QPs at once share the bottleneck fairly (Jain's index);
 #   - IPv6 RoCE under congestion: CNPs (IPv6 ICRC) are received and act;
+#   - under loss, the module sees every PSN sequence error NAK that rxe
+#     counts, and the aicc law (cc_algo=2) cuts;
 #   - malformed packets to UDP 4791 (truncated, wrong opcode, CNPs with a
 #     bad ICRC or QPN or length) are ignored and counted;
 #   - rmmod during traffic is safe and the traffic goes on.
@@ -52,7 +54,7 @@ t_start=$(cut -d' ' -f1 /proc/uptime)
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 21
+ktap_plan 22
 
 unload()
 {
@@ -202,6 +204,26 @@ rc=$?
 v6=$("$aicc" rdma flows | awk -v a="$ROCE_A6" '$1 == a && $11 > 0 { n += $11 } END { print n + 0 }')
 ktap_expect "IPv6: ib_write_bw rc $rc, CNPs received on IPv6 flows $v6, cnp_bad +$(($(st cnp_bad) - b0))" \
 	"$rc -eq 0 -a $v6 -gt 0 -a $(st cnp_bad) -eq $b0"
+
+# 11b. NAKs under the aicc law: 2 % of the packets towards B lost at the
+# switch (netem in place of RED).  The responder answers each gap with a
+# PSN sequence error NAK, which aicc_roce counts (every one: rxe's own
+# counter skips repeats that move nothing forward) and the aicc law takes
+# for a loss, a cut.  The NAK's PSN is the lost packet's, so the flow is
+# not told that packet was delivered (unit test aicc_law_nak).
+roce_sw tc qdisc del dev sb parent 1:10 handle 10:
+roce_sw tc qdisc add dev sb parent 1:10 handle 10: netem loss 2% limit 1000
+echo 2 > $S/cc_algo
+n0=$(st nak_seq) seq0=$(hw rxe_a rcvd_seq_err) c0=$(st cuts)
+roce_write_bw 18521 4
+wait "$ROCE_LAST_PID"
+rc=$?
+n1=$(st nak_seq) seq1=$(hw rxe_a rcvd_seq_err) c1=$(st cuts)
+echo 1 > $S/cc_algo
+roce_sw tc qdisc del dev sb parent 1:10 handle 10:
+roce_switch_red add | roce_sw tc -batch -
+ktap_expect "aicc law, 2 % loss: ib_write_bw rc $rc, nak_seq +$((n1 - n0)), rxe rcvd_seq_err +$((seq1 - seq0)), cuts +$((c1 - c0))" \
+	"$rc -eq 0 -a $((seq1 - seq0)) -gt 0 -a $((n1 - n0)) -ge $((seq1 - seq0)) -a $c1 -gt $c0"
 
 # 12. malformed packets
 m0=$(st malformed) b0=$(st cnp_bad) c0=$(st cuts)

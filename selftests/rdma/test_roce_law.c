@@ -275,7 +275,7 @@ static u64 window(struct roce_rp *r, u64 t, u32 rtt, u32 *psn, bool cnp)
 	t += rtt;
 	if (cnp)
 		roce_rp_on_cnp(r, &P, t);
-	roce_rp_on_ack(r, &P, t, *psn + 15);
+	roce_rp_on_ack(r, &P, t, *psn + 15, ROCE_ACK);
 	*psn += 16;
 	return t;
 }
@@ -329,9 +329,48 @@ KTAP_CASE(aicc_law_cnp)
 		    (unsigned long long)before, (unsigned long long)r.rc);
 	/* stale and future ACKs are ignored */
 	before = r.rc;
-	roce_rp_on_ack(&r, &P, t + 1, psn - 100);
-	roce_rp_on_ack(&r, &P, t + 2, psn + 5000);
+	roce_rp_on_ack(&r, &P, t + 1, psn - 100, ROCE_ACK);
+	roce_rp_on_ack(&r, &P, t + 2, psn + 5000, ROCE_ACK);
 	ktap_expect(r.rc == before, "stale/future ACK changed the rate");
+}
+
+/*
+ * aicc law: a NAK's PSN is the packet the responder expected next.  A
+ * sequence error acknowledges the packets before it and is a loss, so it
+ * cuts even when it acknowledges nothing new; an RNR NAK acknowledges the
+ * packets before it and does not cut.
+ */
+KTAP_CASE(aicc_law_nak)
+{
+	struct roce_rp r;
+	u64 t, before;
+	u32 psn = 0;
+	int j;
+
+	aicc_law_run(&r, &t, &psn, 0, 0, false);
+	for (j = 0; j < 16; j++)
+		roce_rp_on_tx(&r, &P, t, t, 1024, psn + j, j == 15);
+	before = r.rc;
+	ktap_expect(roce_rp_on_ack(&r, &P, t + 1000000, psn + 4,
+				   ROCE_NAK_RNR) == 0,
+		    "RNR NAK cut the rate");
+	ktap_expect(r.una_psn == psn + 4 && r.rc >= before,
+		    "RNR NAK: una %u (want %u), rate %llu -> %llu", r.una_psn,
+		    psn + 4, (unsigned long long)before,
+		    (unsigned long long)r.rc);
+	/* the same PSN again: nothing acknowledged, but a sequence error */
+	ktap_expect(roce_rp_on_ack(&r, &P, t + 1000001, psn + 4,
+				   ROCE_NAK_SEQ) & ROCE_EV_CUT,
+		    "sequence error NAK did not cut");
+	ktap_expect(r.una_psn == psn + 4 && r.rc < before,
+		    "NAK: una %u (want %u), rate %llu -> %llu", r.una_psn,
+		    psn + 4, (unsigned long long)before,
+		    (unsigned long long)r.rc);
+	/* a NAK for a packet long acknowledged is stale */
+	before = r.rc;
+	ktap_expect(roce_rp_on_ack(&r, &P, t + 1000002, psn - 3,
+				   ROCE_NAK_SEQ) == 0 && r.rc == before &&
+		    r.una_psn == psn + 4, "stale NAK acted on");
 }
 
 /*

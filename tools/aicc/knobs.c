@@ -755,7 +755,7 @@ static int profile_save(const char *file)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
-	int p, i, ret, e = 0;
+	int p, i, ret, fd, e = 0;
 
 	if (require_module())
 		return 1;
@@ -801,10 +801,21 @@ static int profile_save(const char *file)
 		free(text);
 		return 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", file, (int)getpid());
-	f = fopen(tmp, "w");
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", file,
+			     (int)getpid()) >= sizeof(tmp)) {
+		err("profile save: file name too long; nothing saved");
+		free(text);
+		return 1;
+	}
+	/* never through something already there: a symlink in /tmp */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
-		err("cannot write %s: %s", tmp, strerror(errno));
+		err("cannot create %s: %s", tmp, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		free(text);
 		return 1;
 	}

@@ -436,7 +436,9 @@ static int rdma_flows(int argc, char **argv)
 	char d[512], p[600], la[64], ra[64];
 	unsigned int n = 0;
 	int r = roce_verb_start("flows", argc, argv, d, sizeof(d));
+	size_t got;
 	FILE *f;
+	int e;
 
 	if (r)
 		return r;
@@ -453,7 +455,7 @@ static int rdma_flows(int argc, char **argv)
 		       "local", "remote", "sport", "lqp", "pqp", "algo", "tx",
 		       "rx", "ce", "cnp_s", "cnp_r", "cuts", "rate", "target",
 		       "alpha");
-	while (fread(&rec, sizeof(rec), 1, f) == 1) {
+	while ((got = fread(&rec, 1, sizeof(rec), f)) == sizeof(rec)) {
 		char r1[32], r2[32];
 
 		if (!rec.valid)
@@ -501,7 +503,17 @@ static int rdma_flows(int argc, char **argv)
 			       (unsigned long long)rec.cuts, r1, r2, rec.alpha);
 		}
 	}
+	/* the module returns whole records: anything else is an error */
+	e = ferror(f) ? (errno ? errno : EIO) : 0;
 	fclose(f);
+	if (e || got) {
+		if (e)
+			err("cannot read %s: %s", p, errno_words(e));
+		else
+			err("%s: %zu bytes past the last whole record of %zu: the module and the tool disagree on the record",
+			    p, got, sizeof(rec));
+		return 1;
+	}
 	if (opt_json) {
 		json_close_arr();
 		json_end();

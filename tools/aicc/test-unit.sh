@@ -655,6 +655,23 @@ t_profile_save_unreadable() {
 	chmod 0755 "$TMP"
 }
 
+# profile save never writes through a file already at its temporary
+# name (a symlink planted in a shared directory): it refuses, and the
+# symlink's target keeps its content.
+t_profile_save_symlink() {
+	fresh_tree || return 1
+	echo precious >"$TMP/victim"
+	rm -f "$TMP/sym.conf"
+	run bash -c 'ln -s "$1" "$2.tmp.$$" && exec "$3" profile save "$2"' \
+		- "$TMP/victim" "$TMP/sym.conf" "$AICC"
+	[ $RC = 1 ] && [ "$(cat "$TMP/victim")" = precious ] &&
+		[ ! -e "$TMP/sym.conf" ] &&
+		echo "$ERR" | grep -q "cannot create $TMP/sym.conf.tmp.[0-9]*: File exists" ||
+		fail "rc $RC, victim '$(head -c 40 "$TMP/victim")', err '$ERR'" ||
+		return 1
+	rm -f "$TMP/victim" "$TMP"/sym.conf*
+}
+
 # ---- aicc rdma save ----
 
 # fresh_tree plus a fake aicc_roce tree: the knob names of the module's
@@ -882,13 +899,33 @@ t_tune() {
 		fail "missing aicc-tune: rc $RC, $ERR" || return 1
 }
 
+# rdma flows: a read error, or bytes past the last whole record (a tool
+# and a module that disagree on the record), is an error, not a short
+# table; an empty file is a table with no flows.
+t_rdma_flows_read_errors() {
+	roce_tree || return 1
+	: >"$RK/flows"
+	run "$AICC" rdma flows
+	[ $RC = 0 ] && echo "$OUT" | grep -qx '(no flows)' ||
+		fail "empty: rc $RC, '$OUT' '$ERR'" || return 1
+	head -c 7 /dev/zero >"$RK/flows"
+	run "$AICC" -j rdma flows
+	[ $RC = 1 ] && echo "$ERR" | grep -q "7 bytes past the last whole record" ||
+		fail "partial record: rc $RC, '$ERR'" || return 1
+	rm -f "$RK/flows" && mkdir "$RK/flows"
+	run "$AICC" rdma flows
+	[ $RC = 1 ] && echo "$ERR" | grep -q "cannot read $RK/flows: " ||
+		fail "read error: rc $RC, '$ERR'"
+}
+
 TESTS=(help module_absent show_text json_valid json_non_utf8 set_units
        bad_values out_of_range rollback unreadable profile_roundtrip
        profile_malformed profile_full_dup profile_rollback metrics
        flows_loopback flows_filters select_get select_route_netns watch
        watch_missing_counter watch_args stdout_write_error
-       profile_save_unreadable tune rdma_save_roundtrip rdma_save_errors
-       rdma_show_unreadable rdma_set_rollback rdma_file_errors man_page)
+       profile_save_unreadable profile_save_symlink tune rdma_save_roundtrip
+       rdma_save_errors rdma_show_unreadable rdma_set_rollback
+       rdma_file_errors rdma_flows_read_errors man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"

@@ -291,7 +291,8 @@ int sim_roce_run(const struct sim_roce_config *c, struct sim_roce_result *r)
 				r->cuts++;
 			break;
 		case EV_ACK:
-			if (roce_rp_on_ack(&fl->rp, &p, now, e.psn) & ROCE_EV_CUT)
+			if (roce_rp_on_ack(&fl->rp, &p, now, e.psn, ROCE_ACK) &
+			    ROCE_EV_CUT)
 				r->cuts++;
 			if ((s32)(e.psn + 1 - fl->una) > 0)
 				fl->una = e.psn + 1;
