@@ -21,6 +21,13 @@
 #define GEN_MAX_HOSTS		64
 #define GEN_CC_LEN		16	/* TCP_CA_NAME_MAX */
 #define GEN_IOBUF		(256 * 1024)
+/*
+ * At most this much goes into one connection's socket before the others of
+ * a multi-connection client get their turn: a burst starts on all of them
+ * together, and a fast receiver cannot keep the client in one send loop
+ * past its deadlines and signals.
+ */
+#define GEN_SLICE	(64 * 1024)
 
 /* Exit codes. */
 #define GEN_EXIT_RUN		1	/* run failed: connection, timeout */

@@ -29,8 +29,6 @@
 
 #include "aiccgen.h"
 
-#define BURST_SLICE	(64 * 1024)	/* round-robin slice at burst start */
-
 enum pattern { PAT_INCAST, PAT_ALLTOALL, PAT_RING, PAT_P2P };
 
 static const char * const pattern_names[] = {
@@ -144,7 +142,6 @@ static void phase_msg(const struct burst *b, struct wire_msg *m)
 static void start_phase(struct burst *b)
 {
 	struct wire_msg m;
-	bool progress = true;
 	int i;
 
 	b->seq++;
@@ -159,22 +156,23 @@ static void start_phase(struct burst *b)
 		b->busy[i] = true;
 		b->pending++;
 	}
-	/* Hand the bursts to the kernel round-robin so that they start together. */
-	while (progress) {
-		progress = false;
-		for (i = 0; i < b->m.n; i++) {
-			struct cconn *c = &b->m.c[i];
-			ssize_t r;
+	/*
+	 * Hand each burst's first slice to the kernel in turn so that they
+	 * start together; mc_poll() sends the rest a slice at a time, reading
+	 * acknowledgements and watching the deadlines in between (a loop
+	 * here until every socket was full never ended while the receiver
+	 * kept up).
+	 */
+	for (i = 0; i < b->m.n; i++) {
+		struct cconn *c = &b->m.c[i];
+		ssize_t r;
 
-			if (!b->busy[i] || c->fd < 0 || txq_empty(&c->tx))
-				continue;
-			r = txq_flush_limit(&c->tx, c->fd, BURST_SLICE);
-			if (r < 0) {
-				mc_conn_fail(&b->m, c, "send", (int)-r);
-				return;
-			}
-			if (r >= BURST_SLICE && !txq_empty(&c->tx))
-				progress = true;
+		if (!b->busy[i] || c->fd < 0 || txq_empty(&c->tx))
+			continue;
+		r = txq_flush_limit(&c->tx, c->fd, GEN_SLICE);
+		if (r < 0) {
+			mc_conn_fail(&b->m, c, "send", (int)-r);
+			return;
 		}
 	}
 	for (i = 0; i < b->m.n; i++)

@@ -956,10 +956,11 @@ int mc_poll(struct mclient *m, uint64_t wake, uint64_t deadline)
 		if (c == LOOP_TIMER || c->fd < 0)
 			continue;
 		if (ev[j].events & EPOLLOUT) {
-			int e = txq_flush(&c->tx, c->fd);
+			/* level-triggered: the rest on the next turn */
+			ssize_t e = txq_flush_limit(&c->tx, c->fd, GEN_SLICE);
 
 			if (e < 0) {
-				mc_conn_fail(m, c, "send", -e);
+				mc_conn_fail(m, c, "send", (int)-e);
 				continue;
 			}
 			mc_events(m, c);

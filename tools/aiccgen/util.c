@@ -529,10 +529,15 @@ int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Nearest-rank percentile of a sorted array (n > 0). */
+/*
+ * Nearest-rank percentile of a sorted array (n > 0), p to 1/100 of a
+ * percent: the rank ceil(p * n / 100) in integers, since in doubles 99.9 /
+ * 100 * 1000 is 999.0000000000001 and took the maximum for p99.9.
+ */
 uint64_t pct_sorted(const uint64_t *v, size_t n, double p)
 {
-	double r = ceil(p / 100.0 * n);
+	uint64_t bp = (uint64_t)llround(p < 0 ? 0 : p * 100);
+	uint64_t r = (bp * n + 9999) / 10000;
 	size_t i = r < 1 ? 0 : (size_t)r - 1;
 
 	if (i >= n)

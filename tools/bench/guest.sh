@@ -23,7 +23,8 @@
 #            of 32 KB each after 200 ms idle gaps, 2 warm-up + ITERS
 #   rpc      RPC probe (256 B requests, 1 KB responses, Poisson 200/s)
 #            from snd3 while two bulk flows run from snd1 and snd2;
-#            base: the same probe alone (rpcbase-<algo>.json, once).
+#            base: the probe alone on the idle path, at 100/s for 2 s
+#            (rpcbase-<algo>.json, once; the report takes its median).
 #            With aicc_lat and aicc_bulk both measured, one more row,
 #            "mixed": the profiles as meant to be deployed, the probe (and
 #            its server's responses) on aicc_lat, the bulk flows on
@@ -51,7 +52,7 @@ while [ $# -gt 0 ]; do
 	case $1 in --reps) reps=$2 ;; --algos) algos=$2 ;; esac
 	shift 2
 done
-case $reps in ''|*[!0-9]*) echo "bench: bad --reps '$reps'" >&2; exit 2 ;; esac
+case $reps in ''|0*|*[!0-9]*) echo "bench: bad --reps '$reps'" >&2; exit 2 ;; esac
 
 if [ "${AICC_VM:-}" != 1 ]; then
 	echo "bench: guest.sh runs inside the test VM only (use make bench)" >&2

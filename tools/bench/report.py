@@ -3,7 +3,7 @@
 #
 # report.py: turns the raw results of `make bench` into the report.
 #
-#   report.py [--png] [--plots-dir DIR] BENCH_DIR
+#   report.py [--png] BENCH_DIR
 #
 # BENCH_DIR (build/bench) holds what tools/bench/bench.sh collected:
 #   vm-<kernel>/raw/   the testbed run (tools/bench/guest.sh): aiccgen JSON,

@@ -87,7 +87,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-case $runs in ''|*[!0-9]*|0) die "bad --runs '$runs' (1 or more)" ;; esac
+case $runs in ''|0*|*[!0-9]*) die "bad --runs '$runs' (1 or more, no leading zero)" ;; esac
 case $profile in aicc|aicc_lat|aicc_bulk) ;; *) die "unknown profile '$profile'" ;; esac
 [ $# -ge 1 ] || die "no profile file given"
 for f in "$@"; do

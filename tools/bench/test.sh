@@ -11,7 +11,8 @@
 #   - report.py turns canned raw results (written here, with known values)
 #     into the expected medians, spreads, target verdicts, learned-policy
 #     ablation, JSON, CSV and plots, leaves out a testbed ablation with
-#     a missing column, and refuses a directory without results.
+#     a missing column, and refuses a directory without results;
+#   - bench.sh refuses bad arguments before it builds anything.
 #
 #   tools/bench/test.sh BUILD/aicc-ackcost
 
@@ -34,7 +35,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..15"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -357,10 +358,27 @@ e1=$(bash "$dir/stagger-ab.sh" 2>&1 > /dev/null) || rc=$?
 e2=$(bash "$dir/stagger-ab.sh" --runs 0 x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
 printf 'aicc_lat.target = 50\n' > "$tmp/lat.conf"
 e3=$(bash "$dir/stagger-ab.sh" "$tmp/lat.conf" 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
-[ "$rc" = 222 ] && echo "$e1" | grep -qx 'stagger-ab: no profile file given' &&
-	echo "$e2" | grep -qx "stagger-ab: bad --runs '0' (1 or more)" &&
-	echo "$e3" | grep -qx "stagger-ab: $tmp/lat.conf: no aicc knobs in it"
+# bash reads 010 as octal (8 runs)
+e4=$(bash "$dir/stagger-ab.sh" --runs 010 x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
+[ "$rc" = 2222 ] && echo "$e1" | grep -qx 'stagger-ab: no profile file given' &&
+	echo "$e2" | grep -qx "stagger-ab: bad --runs '0' (1 or more, no leading zero)" &&
+	echo "$e3" | grep -qx "stagger-ab: $tmp/lat.conf: no aicc knobs in it" &&
+	echo "$e4" | grep -qx "stagger-ab: bad --runs '010' (1 or more, no leading zero)"
 ok $? "stagger-ab: bad arguments refused with one line"
+
+# bench.sh refuses bad arguments before it builds or boots anything;
+# 08 is no number to bash's arithmetic (it is octal), which ran no
+# scenario in the guest
+rc=0 msgs=
+for a in "--reps 08" "--reps 0" "--reps 10" "--kernel 5.10" "--frob"; do
+	# shellcheck disable=SC2086 # the option and its value
+	e=$(bash "$dir/bench.sh" $a 2>&1 > /dev/null) && rc=1
+	[ "$(echo "$e" | wc -l)" = 1 ] || rc=1
+	msgs="$msgs|$e"
+done
+[ $rc = 0 ] && echo "$msgs" | grep -q "|bench: --reps must be 1..9, not '08'|" &&
+	echo "$msgs" | grep -q "|bench: --kernel must be 6.1, 6.12 or both, not '5.10'|"
+ok $? "bench.sh: bad arguments refused with one line"
 
 [ $fail -eq 0 ] || { echo "# $fail of $n failed"; exit 1; }
 echo "# all $n passed"
