@@ -37,7 +37,9 @@ struct roce_flow {
 	u32 peer_qpn;
 	u64 tx_pkts, tx_bytes, rx_pkts, rx_bytes;
 	u64 ce_seen, cnp_sent, cnp_rcvd, cuts;
-	bool fq_checked;
+	u64 fq_next;		/* next look at the device's qdiscs, ns */
+	bool fq_ok;		/* its device paces (roce_dev_paces()) */
+	bool fq_checked;	/* told the kernel log it does not */
 	bool sent;		/* rxe sent on it (a kernel socket); READ_ONCE */
 	struct roce_rp rp;
 };

@@ -676,20 +676,52 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 	return NF_ACCEPT;
 }
 
-static void roce_check_fq(struct roce_flow *f, struct sk_buff *skb)
+static bool roce_is_fq(const struct Qdisc *q)
+{
+	return q && q->ops && !strcmp(q->ops->id, "fq");
+}
+
+/*
+ * Whether @dev honours departure times: fq at the root, or fq on every
+ * transmit queue under an mq root (what net.core.default_qdisc=fq gives a
+ * multi-queue NIC).  The packet's queue is not chosen yet at LOCAL_OUT.
+ */
+static bool roce_dev_paces(struct net_device *dev)
+{
+	struct Qdisc *q = rcu_dereference(dev->qdisc);
+	unsigned int i;
+
+	if (roce_is_fq(q))
+		return true;
+	if (!q || !q->ops || strcmp(q->ops->id, "mq"))
+		return false;
+	for (i = 0; i < dev->real_num_tx_queues; i++)
+		if (!roce_is_fq(rcu_dereference(netdev_get_tx_queue(dev, i)->qdisc_sleeping)))
+			return false;
+	return true;
+}
+
+/*
+ * Count a paced packet whose device ignores departure times.  The device's
+ * qdiscs are looked at once a second per flow (an mq root means a look at
+ * every queue), and the kernel log told once per flow.
+ */
+static void roce_check_fq(struct roce_flow *f, struct sk_buff *skb, u64 now)
 {
 	struct net_device *dev = skb_dst(skb) ? skb_dst(skb)->dev : NULL;
-	struct Qdisc *q;
 
 	if (!dev)
 		return;
-	q = rcu_dereference(dev->qdisc);
-	if (q && q->ops && !strcmp(q->ops->id, "fq"))
+	if ((s64)(now - f->fq_next) >= 0) {
+		f->fq_ok = roce_dev_paces(dev);
+		f->fq_next = now + NSEC_PER_SEC;
+	}
+	if (f->fq_ok)
 		return;
 	roce_count(AICC_RS_NO_FQ);
 	if (!f->fq_checked) {
 		f->fq_checked = true;
-		pr_warn_ratelimited("aicc_roce: %s has no fq root qdisc: departure times are ignored, RoCE flows are not paced\n",
+		pr_warn_ratelimited("aicc_roce: %s has no fq qdisc (root, or under mq on every queue): departure times are ignored, RoCE flows are not paced\n",
 				    dev->name);
 	}
 }
@@ -758,8 +790,7 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 		roce_rp_on_tx(&f->rp, p, now, t, skb->len, pk.psn,
 			      pk.b8 & ROCE_BTH_ACKREQ);
 		f->next_tx = t + roce_tx_time_ns(f->rp.rc, skb->len);
-		if (!f->fq_checked || f->rp.cut)
-			roce_check_fq(f, skb);
+		roce_check_fq(f, skb, now);
 	} else if ((s64)(f->next_tx - now) > 0) {
 		/*
 		 * Pacing was switched off while this flow's paced packets

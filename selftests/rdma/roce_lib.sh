@@ -269,7 +269,9 @@ roce_setup()
 	trap 'exit 130' INT TERM
 
 	ip netns add "$ROCE_NS" || return 1
-	ip link add ra type veth peer name sa netns "$ROCE_NS" &&
+	# ra has two transmit queues, for an mq root (test_roce.sh)
+	ip link add ra numtxqueues 2 numrxqueues 2 type veth \
+		peer name sa netns "$ROCE_NS" &&
 		ip link add rb type veth peer name sb netns "$ROCE_NS" ||
 		{ roce_err "cannot create the veth pairs"; return 1; }
 

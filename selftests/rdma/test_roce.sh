@@ -20,6 +20,7 @@
 #   - IPv6 RoCE under congestion: CNPs (IPv6 ICRC) are received and act;
 #   - under loss, the module sees every PSN sequence error NAK that rxe
 #     counts, and the aicc law (cc_algo=2) cuts;
+#   - fq on every queue under an mq root counts as fq, pfifo does not;
 #   - malformed packets to UDP 4791 (truncated, wrong opcode, CNPs with a
 #     bad ICRC or QPN or length) are ignored and counted;
 #   - rmmod during traffic is safe and the traffic goes on.
@@ -54,7 +55,7 @@ t_start=$(cut -d' ' -f1 /proc/uptime)
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 22
+ktap_plan 23
 
 unload()
 {
@@ -224,6 +225,30 @@ roce_sw tc qdisc del dev sb parent 1:10 handle 10:
 roce_switch_red add | roce_sw tc -batch -
 ktap_expect "aicc law, 2 % loss: ib_write_bw rc $rc, nak_seq +$((n1 - n0)), rxe rcvd_seq_err +$((seq1 - seq0)), cuts +$((c1 - c0))" \
 	"$rc -eq 0 -a $((seq1 - seq0)) -gt 0 -a $((n1 - n0)) -ge $((seq1 - seq0)) -a $c1 -gt $c0"
+
+# 11c. fq under mq: A's device has two transmit queues.  fq on each of
+# them under an mq root (what net.core.default_qdisc=fq gives a
+# multi-queue NIC) honours departure times as fq at the root does, so
+# no_fq stays; pfifo under mq does not, so it grows.  New queue pairs, new
+# flows: each looks at its device's qdiscs at its first packet.
+mq_run() # CHILD PORT: no_fq and paced deltas of a 2 s run in $mq_nofq, $mq_paced
+{
+	local f0 p0
+	tc qdisc replace dev ra root handle 1: mq &&
+		tc qdisc replace dev ra parent 1:1 "$1" &&
+		tc qdisc replace dev ra parent 1:2 "$1" || return 1
+	f0=$(st no_fq) p0=$(st paced)
+	roce_write_bw "$2" 2
+	wait "$ROCE_LAST_PID" || return 1
+	mq_nofq=$(($(st no_fq) - f0)) mq_paced=$(($(st paced) - p0))
+}
+# a failed run reads as a miss: -1 packets without fq under fq, 0 under pfifo
+fq_nofq=-1 fq_paced=0
+mq_run fq 18522 && fq_nofq=$mq_nofq fq_paced=$mq_paced
+mq_run pfifo 18523 || mq_nofq=0 mq_paced=0
+tc qdisc replace dev ra root fq limit 10000 flow_limit 1000
+ktap_expect "mq root: fq children no_fq +$fq_nofq of $fq_paced paced; pfifo children no_fq +$mq_nofq of $mq_paced" \
+	"$fq_paced -gt 0 -a $fq_nofq -eq 0 -a $mq_paced -gt 0 -a $mq_nofq -gt 0"
 
 # 12. malformed packets
 m0=$(st malformed) b0=$(st cnp_bad) c0=$(st cuts)
