@@ -1252,12 +1252,39 @@ static int flows_setup(struct sim *s)
 	return 0;
 }
 
+/*
+ * The flows' one-way delays for an ideal completion time, which must stay
+ * a lower bound: the shortest (an incast's first bytes arrive over it, and
+ * the receiver's link is busy from then on; each of a ring's steps, as a
+ * chain of steps may cross few of the slow links), the longest (an
+ * all-to-all ends with its slowest transfer) or their sum (a pipeline's
+ * first microbatch passes every stage in turn).  On a star they are all
+ * the same; on a leaf-spine, flow 0's alone (host 0 to host 1, one leaf)
+ * made a pipeline's ideal too short.
+ */
+enum one_way_of { OW_MIN, OW_MAX, OW_SUM };
+
+static u64 flows_one_way(const struct sim *s, enum one_way_of how)
+{
+	u64 ow = how == OW_MIN ? ~0ULL : 0;
+	u32 i;
+
+	for (i = 0; i < s->nflows; i++) {
+		u64 d = s->flows[i].ideal_hop_ps;
+
+		if (how == OW_SUM)
+			ow += d;
+		else if (how == OW_MAX ? d > ow : d < ow)
+			ow = d;
+	}
+	return ow;
+}
+
 static void schedule_workload(struct sim *s)
 {
 	const struct sim_config *c = s->c;
 	u32 N = s->nflows, i;
 	u64 T = s->end_ps;
-	u64 one_way = s->flows[0].ideal_hop_ps;
 	u64 rate = s->hosts[0].nic_rate;
 
 	switch (c->scenario) {
@@ -1293,19 +1320,16 @@ static void schedule_workload(struct sim *s)
 	case SIM_SC_INCAST:
 		s->r->cct_ideal_us = (double)(ser_ps(N * (msg_bytes(s) +
 			((msg_bytes(s) + s->mss - 1) / s->mss) *
-			(SIM_HDR_IP + SIM_HDR_ETH)), rate) + one_way) /
-			PS_PER_US;
+			(SIM_HDR_IP + SIM_HDR_ETH)), rate) +
+			flows_one_way(s, OW_MIN)) / PS_PER_US;
 		sim_push(s, 0, EV_ITER, 0);
 		break;
 	case SIM_SC_ALLTOALL: {
 		u32 H = s->nhosts;
 		u64 w = msg_bytes(s) + ((msg_bytes(s) + s->mss - 1) / s->mss) *
 			(SIM_HDR_IP + SIM_HDR_ETH);
-		u64 ow = 0;
+		u64 ow = flows_one_way(s, OW_MAX);
 
-		for (i = 0; i < N; i++)
-			if (s->flows[i].ideal_hop_ps > ow)
-				ow = s->flows[i].ideal_hop_ps;
 		/*
 		 * The busier of a host's NIC and (leaf-spine) a leaf's
 		 * uplinks, with perfect balancing over the spines.
@@ -1329,7 +1353,8 @@ static void schedule_workload(struct sim *s)
 			(SIM_HDR_IP + SIM_HDR_ETH);
 
 		s->r->cct_ideal_us = (double)(s->ar_steps *
-			(ser_ps(w, rate) + one_way)) / PS_PER_US;
+			(ser_ps(w, rate) + flows_one_way(s, OW_MIN))) /
+			PS_PER_US;
 		sim_push(s, 0, EV_ITER, 0);
 		break;
 	}
@@ -1339,7 +1364,8 @@ static void schedule_workload(struct sim *s)
 			(SIM_HDR_IP + SIM_HDR_ETH);
 
 		/* fill the pipeline, then one microbatch per transfer time */
-		s->r->cct_ideal_us = (double)(N * (ser_ps(w, rate) + one_way) +
+		s->r->cct_ideal_us = (double)(N * ser_ps(w, rate) +
+			flows_one_way(s, OW_SUM) +
 			(c->microbatches - 1) * ser_ps(w, rate)) / PS_PER_US;
 		sim_push(s, 0, EV_ITER, 0);
 		break;

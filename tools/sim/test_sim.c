@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	31
+#define NR_TESTS	32
 
 static void report(bool ok, const char *name)
 {
@@ -304,6 +304,36 @@ static void test_leafspine_alltoall(void)
 	ok = ok && r.iters >= 3 && r.cct_mean_us < 10 * r.cct_ideal_us &&
 		r.cct_mean_us >= r.cct_ideal_us * 0.99;
 	report(ok, "leafspine_alltoall_completes");
+}
+
+/*
+ * A pipeline's ideal on a leaf-spine fills the pipeline over every stage's
+ * own path: with 4 hosts per leaf, three of the 15 stages cross leaves;
+ * with 8, one.  (Until 5 December 2026 every stage took the first one's
+ * path, one leaf, and both ideals were the same.)  The ideal stays a lower
+ * bound of the mean.
+ */
+static void test_leafspine_pipeline_ideal(void)
+{
+	struct sim_config c;
+	struct sim_result four, eight;
+	bool ok;
+
+	setup(&c, SIM_SC_PIPELINE, SIM_CC_DCTCP, 16, 3,
+	      &(struct over){ .leaf_hosts = 4 });
+	c.topo = SIM_TOPO_LEAFSPINE;
+	ok = !run(&c, &four, "dctcp pipeline 16 stages, 4 hosts per leaf");
+	c.leaf_hosts = 8;
+	c.spines = 0;
+	ok = !run(&c, &eight, "dctcp pipeline 16 stages, 8 hosts per leaf") &&
+		ok;
+	diag("ideal %.1f us with 4 hosts per leaf, %.1f with 8",
+	     four.cct_ideal_us, eight.cct_ideal_us);
+	report(ok && four.iters >= 3 && eight.iters >= 3 &&
+	       four.cct_ideal_us > eight.cct_ideal_us &&
+	       four.cct_mean_us >= four.cct_ideal_us &&
+	       eight.cct_mean_us >= eight.cct_ideal_us,
+	       "leafspine_pipeline_ideal_over_each_stage_path");
 }
 
 static void test_aicc_single(void)
@@ -882,6 +912,7 @@ int main(void)
 	test_line_rate(SIM_CC_DCTCP, "dctcp_single_flow_line_rate");
 	test_dctcp_queue();
 	test_leafspine_alltoall();
+	test_leafspine_pipeline_ideal();
 	test_aicc_single();
 	test_aicc_four();
 	test_aicc_stagger();
