@@ -717,6 +717,15 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 	if (ce || ((f->flags & AICC_F_HAVE_RTT) && d1 > f->target))
 		f->busy_cong = 1;
 	/*
+	 * The busy period's start is 32 bits of 2^10 ns, which wrap after 73
+	 * minutes: past half that, it moves a quarter forward.  The learned
+	 * policy's busy input (saturated after 64 base RTTs) fell back to 0
+	 * at the wrap.  The resume's rate over the period, an over-estimate
+	 * then as at a wrap, can only cut the window less.
+	 */
+	if ((u32)(s->now_ns >> 10) - f->busy_start >= 1U << 31)
+		f->busy_start += 1U << 30;
+	/*
 	 * The learned policy may scale the target and the increase, 0.5 to
 	 * 2 times; the classic bounds apply after it (aicc_policy.c).
 	 */
@@ -860,12 +869,19 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 	if (s->app_limited)
 		f->flags |= AICC_F_APP_LIMITED;
 
+	/*
+	 * The learned policy's watchdog sees every round with a loss, also
+	 * one that a delay or ECN cut began: an overflow that the cut came
+	 * too late for is found about a round after it.
+	 */
+	if (s->losses)
+		f->flags |= AICC_F_POL_LOSS;
 	if (s->losses && !(f->flags & AICC_F_CUT)) {
 		/* Loss: cut now, once per round, and restart the round so
 		 * the next decision sees only the effect of this one.
 		 */
 		cut_cwnd(f, p->loss_beta_q16);
-		f->flags |= AICC_F_CUT | AICC_F_POL_LOSS;
+		f->flags |= AICC_F_CUT;
 		f->busy_cong = 1;
 		ev |= AICC_EV_LOSS_CUT;
 		if (f->mode == AICC_MODE_START) {

@@ -689,6 +689,20 @@ KTAP_CASE(fallback_watchdog_loss)
 		ev = path_round(&w, BASE_NS, 0, i % 2 == 0);
 	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
 		    "a loss every other round did not trip the watchdog");
+	/*
+	 * nor only the losses of rounds that no cut began: a round of
+	 * marks (an ECN cut at its end), then one with a loss, repeated
+	 */
+	path_init(&w, &m);
+	path_to_track(&w);
+	ev = 0;
+	for (i = 0; i < 4 * AICC_POL_WD_ROUNDS &&
+	     !(ev & AICC_EV_POL_WATCHDOG); i++) {
+		ev = path_round(&w, BASE_NS, aicc_cwnd_pkts(&w.f), 0);
+		ev |= path_round(&w, BASE_NS, 0, 1);
+	}
+	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
+		    "losses in the rounds after ECN cuts did not trip the watchdog");
 	/* timeouts count as losses: a model round, then an RTO, repeated */
 	path_init(&w, &m);
 	path_to_track(&w);
@@ -701,6 +715,32 @@ KTAP_CASE(fallback_watchdog_loss)
 	}
 	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
 		    "retransmission timeouts did not trip the watchdog");
+}
+
+/*
+ * A flow busy for 73 minutes: its busy input stays saturated past the
+ * point where the busy period's 32-bit start (2^10 ns units) wraps, and
+ * does not start over as if the flow had just resumed.
+ */
+KTAP_CASE(busy_input_never_wraps)
+{
+	struct aicc_pol_in in = { 0 };
+	s16 x[AICC_MODEL_NR_IN];
+	struct aicc_model m;
+	struct drv w;
+
+	model_const(&m, 0, 0);
+	path_init(&w, &m);
+	path_to_track(&w);
+	/* busy for 2^32 units less 10 (73 minutes), then two rounds */
+	w.f.busy_start = (u32)(w.now >> 10) - (0xffffffffU - 10);
+	path_round(&w, BASE_NS, 0, 0);
+	path_round(&w, BASE_NS, 0, 0);
+	in.now_ns = w.now;
+	in.target = w.f.target;
+	aicc_policy_features(&w.f, &in, x);
+	ktap_expect(x[AICC_MI_BUSY] == 32767, "busy input %d after 73 min",
+		    x[AICC_MI_BUSY]);
 }
 
 KTAP_CASE(features_known_state)

@@ -408,9 +408,9 @@ static void ablation(const struct tune_set *train, const struct tune_set *held,
 	wins = mo2 < c2 * 0.98 && w2 <= 1 && mo3 <= c3;
 	out("\nheld-out, tuned knobs (%s): classic %.3f, with model %.3f ",
 	    tuned_src, c2, mo2);
-	out("(%+.1f%%), %d case(s) worse by >5%%\n", (mo2 / c2 - 1) * 100, w2);
+	out("(%+.1f%%), %d case(s) worse by >5%% and >0.01\n", (mo2 / c2 - 1) * 100, w2);
 	out("held-out, default knobs: classic %.3f, with model %.3f ", c3, mo3);
-	out("(%+.1f%%), %d case(s) worse by >5%%\n", (mo3 / c3 - 1) * 100, w3);
+	out("(%+.1f%%), %d case(s) worse by >5%% and >0.01\n", (mo3 / c3 - 1) * 100, w3);
 	out("verdict: %s\n", wins ?
 	    "the model wins (>= 2% better on held-out, at most one case worse)" :
 	    "the model does not win: ship it off (no model loaded by default)");
