@@ -309,7 +309,7 @@ static void test_leafspine_alltoall(void)
 /*
  * A pipeline's ideal on a leaf-spine fills the pipeline over every stage's
  * own path: with 4 hosts per leaf, three of the 15 stages cross leaves;
- * with 8, one.  (Until 5 December 2026 every stage took the first one's
+ * with 8, one.  (Until 4 December 2026 every stage took the first one's
  * path, one leaf, and both ideals were the same.)  The ideal stays a lower
  * bound of the mean.
  */
