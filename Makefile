@@ -15,8 +15,9 @@
 #   make deps            install build/test dependencies (Debian, root)
 
 KVER	?= $(shell uname -r)
-KDIR	?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
-		$(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+# The running kernel's headers, or none: building for another kernel is
+# asked for with KDIR (a guess built and installed for the wrong one).
+KDIR	?= $(wildcard /lib/modules/$(KVER)/build)
 BUILD	?= $(CURDIR)/build
 PREFIX	?= /usr/local
 DESTDIR	?=
@@ -41,7 +42,10 @@ all: module tools
 
 module:
 	@if [ -z "$(KDIR)" ] || [ ! -d "$(KDIR)" ]; then \
-		echo "aicc: no kernel headers (set KDIR or run 'make deps')" >&2; \
+		echo "aicc: no headers for the running kernel $(KVER): install them" \
+			"('make deps' installs Debian's), or set" \
+			"KDIR=/usr/src/linux-headers-<release>; 'make kmods' builds for" \
+			"every installed kernel" >&2; \
 		exit 1; fi
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
@@ -78,7 +82,8 @@ check:
 
 install: module $(INSTALL_TARGETS)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
-	depmod -a $(shell basename $$(dirname $(KDIR)) 2>/dev/null || echo $(KVER)) || true
+	depmod -a $$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h)
 
 deps:
 	bash scripts/install-deps.sh

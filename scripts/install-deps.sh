@@ -47,8 +47,10 @@ apt-get install "${apt_opts[@]}" dkms dh-dkms debhelper dpkg-dev lintian
 apt-get install "${apt_opts[@]}" valgrind
 
 # Debug kernel (make check-debug) and fuzzers (tools/fuzz): kernel build
-# dependencies and clang with libFuzzer.
-apt-get install "${apt_opts[@]}" libelf-dev libssl-dev clang
+# dependencies and clang with libFuzzer (libclang_rt.fuzzer is in
+# libclang-rt-14-dev, only a Recommends of clang's, which apt_opts leave
+# out: without it the fuzz tests skip).
+apt-get install "${apt_opts[@]}" libelf-dev libssl-dev clang libclang-rt-14-dev
 
 # Kernel images and headers: bookworm's 6.1 and bookworm-backports' 6.12.
 apt-get install "${apt_opts[@]}" linux-image-amd64 linux-headers-amd64
@@ -62,8 +64,13 @@ ipr=/opt/aicc-iproute2
 if [ ! -x "$ipr/bin/ip" ]; then
 	tmp=$(mktemp -d)
 	chown _apt "$tmp" 2>/dev/null || true
-	(cd "$tmp" && apt-get download -q iproute2/bookworm-backports) &&
-		mkdir -p "$ipr" && dpkg-deb -x "$tmp"/iproute2_*.deb "$ipr"
+	# (a failure inside an && list does not stop set -e: checked here)
+	if ! (cd "$tmp" && apt-get download -q iproute2/bookworm-backports) ||
+	   ! mkdir -p "$ipr" || ! dpkg-deb -x "$tmp"/iproute2_*.deb "$ipr"; then
+		rm -rf "$tmp"
+		echo "install-deps: cannot unpack bookworm-backports' iproute2 into $ipr" >&2
+		exit 1
+	fi
 	rm -rf "$tmp"
 fi
 

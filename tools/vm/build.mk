@@ -17,5 +17,6 @@ CHECK_UNIT += check-vm-rig
 demo:
 	bash tools/vm/demo.sh
 
+# exit 4 is a skip (no root, no 6.1 kernel), which make check counts as one
 check-vm-rig:
-	bash tools/vm/test.sh
+	@bash tools/vm/test.sh; rc=$$?; [ $$rc -eq 4 ] && rc=0; exit $$rc

@@ -91,13 +91,15 @@ done
 echo "demo: kernel $rel, bottleneck 20 Mbit/s, RED step ECN at 30 KB, base RTT 5 ms"
 algos="aicc cubic dctcp"
 port=6000
+failed=0
 for a in $algos; do
 	port=$((port + 1))
 	echo "demo: $a: bulk flow, ${secs} s"
 	m0=$(topo_qstat marks) d0=$(topo_qstat drops)
 	topo_qsample_start 5
 	topo_gen 1 bulk -p $port --cc "$a" -t "$secs" > "$out/bulk-$a.json" 2> "$out/bulk-$a.err" ||
-		echo "demo: $a bulk run failed: $(head -c 200 "$out/bulk-$a.err")" >&2
+		{ echo "demo: $a bulk run failed: $(head -c 200 "$out/bulk-$a.err")" >&2
+		  failed=$((failed + 1)); }
 	topo_qsample_stop
 	m1=$(topo_qstat marks) d1=$(topo_qstat drops)
 	echo "$(topo_qsample_delay_us 50) $(topo_qsample_delay_us 99)" \
@@ -105,7 +107,8 @@ for a in $algos; do
 	echo "demo: $a: 8-to-1 incast, 128 KB per sender"
 	topo_gen 1 incast -p $port --cc "$a" -n 8 --size 128K --iters 10 --warmup 2 --gap 50 \
 		--rate-mbit 20 --base-rtt 5000 > "$out/incast-$a.json" 2> "$out/incast-$a.err" ||
-		echo "demo: $a incast run failed: $(head -c 200 "$out/incast-$a.err")" >&2
+		{ echo "demo: $a incast run failed: $(head -c 200 "$out/incast-$a.err")" >&2
+		  failed=$((failed + 1)); }
 done
 
 python3 - "$out" $algos <<'EOF'
@@ -178,4 +181,10 @@ for o in algos[1:]:
     print("%s against %s: %s" % (me, o, "; ".join(parts) or "no data"))
 print()
 EOF
+prc=$?
 topo_cleanup
+# a table of dashes is no demo: any failed run or report fails it
+if [ "$failed" -gt 0 ] || [ "$prc" -ne 0 ]; then
+	echo "demo: $failed run(s) failed, report exit $prc" >&2
+	exit 1
+fi

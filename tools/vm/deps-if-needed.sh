@@ -11,6 +11,22 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernels=${*:-6.1 6.12}
 
+# generic PREFIX: PREFIX itself, or a PREFIX.*-amd64 of the generic flavour
+# (not -cloud-amd64 or -rt-amd64, which a cloud machine may run)
+generic()
+{
+	local f
+
+	[ -e "$1" ] && return 0
+	for f in "$1".*-amd64; do
+		case $f in
+		*-cloud-amd64|*-rt-amd64) ;;
+		*) [ -e "$f" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
 missing()
 {
 	local c k miss=()
@@ -24,11 +40,12 @@ missing()
 	{ [ -x /bin/busybox ] && ! ldd /bin/busybox > /dev/null 2>&1; } ||
 		miss+=(busybox-static)
 	[ -f /usr/include/libelf.h ] || miss+=(libelf-dev)
+	compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" \
+		> /dev/null || miss+=(libclang-rt-dev)
+	[ -x /opt/aicc-iproute2/bin/ip ] || miss+=(backports-iproute2)
 	for k in $kernels; do
-		compgen -G "/boot/vmlinuz-$k.*" > /dev/null || [ -f "/boot/vmlinuz-$k" ] ||
-			miss+=("kernel-$k")
-		compgen -G "/usr/src/linux-headers-$k.*-amd64" > /dev/null ||
-			[ -d "/usr/src/linux-headers-$k" ] || miss+=("headers-$k")
+		generic "/boot/vmlinuz-$k" || miss+=("kernel-$k")
+		generic "/usr/src/linux-headers-$k" || miss+=("headers-$k")
 	done
 	echo "${miss[*]}"
 }
