@@ -446,11 +446,11 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		ev = aicc_on_tx_start(&ca->f, aicc_params_of(ca->f.profile),
 				      tp->tcp_mstamp * NSEC_PER_USEC,
 				      (u64)idle_us * NSEC_PER_USEC,
-				      tp->delivered);
+				      tp->delivered, tp->delivered_ce);
 		aicc_trace_core(sk, AICC_TC_TX_START,
 				tp->tcp_mstamp * NSEC_PER_USEC,
-				(u64)idle_us * NSEC_PER_USEC, tp->delivered, 0,
-				NULL, 0, ev);
+				(u64)idle_us * NSEC_PER_USEC, tp->delivered,
+				tp->delivered_ce, NULL, 0, ev);
 		rcu_read_unlock();
 		if (ev) {
 			aicc_apply(sk);
@@ -474,8 +474,10 @@ static void aicc_set_state(struct sock *sk, u8 new_state)
 	if (new_state != TCP_CA_Loss || !ca->inited)
 		return;
 	rcu_read_lock();
-	ev = aicc_on_rto(&ca->f, aicc_params_of(ca->f.profile), tp->delivered);
-	aicc_trace_core(sk, AICC_TC_RTO, tp->delivered, 0, 0, 0, NULL, 0, ev);
+	ev = aicc_on_rto(&ca->f, aicc_params_of(ca->f.profile), tp->delivered,
+			 tp->delivered_ce);
+	aicc_trace_core(sk, AICC_TC_RTO, tp->delivered, tp->delivered_ce, 0, 0,
+			NULL, 0, ev);
 	rcu_read_unlock();
 	aicc_apply(sk);
 	aicc_count(sk, ev);

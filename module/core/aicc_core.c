@@ -717,14 +717,23 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 	if (ce || ((f->flags & AICC_F_HAVE_RTT) && d1 > f->target))
 		f->busy_cong = 1;
 	/*
-	 * The busy period's start is 32 bits of 2^10 ns, which wrap after 73
-	 * minutes: past half that, it moves a quarter forward.  The learned
-	 * policy's busy input (saturated after 64 base RTTs) fell back to 0
-	 * at the wrap.  The resume's rate over the period, an over-estimate
-	 * then as at a wrap, can only cut the window less.
+	 * The busy period's start (32 bits of 2^10 ns, which wrap after 73
+	 * minutes) and its packets delivered (2^32 packets pass in 9 minutes
+	 * at 100 Gbit/s): once either is half way to wrapping, the period
+	 * keeps only its second half, both counts halved, so that its rate
+	 * stays what it was.  At the wraps the learned policy's busy input
+	 * fell back to 0, and the resume took a wrong rate (a window cut to a
+	 * seventh after 600 s busy at 100 Gbit/s).
 	 */
-	if ((u32)(s->now_ns >> 10) - f->busy_start >= 1U << 31)
-		f->busy_start += 1U << 30;
+	{
+		u32 dur = (u32)(s->now_ns >> 10) - f->busy_start;
+		u32 bdel = s->delivered - f->busy_del0;
+
+		if (dur >= 1U << 31 || bdel >= 1U << 31) {
+			f->busy_start += dur >> 1;
+			f->busy_del0 += bdel >> 1;
+		}
+	}
 	/*
 	 * The learned policy may scale the target and the increase, 0.5 to
 	 * 2 times; the classic bounds apply after it (aicc_policy.c).
@@ -927,7 +936,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 }
 
 unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
-			 u32 delivered)
+			 u32 delivered, u32 delivered_ce)
 {
 	u64 w = (u64)f->last_del << 16;
 
@@ -943,7 +952,9 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 	f->flags |= AICC_F_CUT | AICC_F_POL_LOSS;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
 	f->busy_cong = 1;
+	/* the LOSS round counts the marks delivered from here, not before */
 	f->round_end = delivered;
+	f->round_ce0 = delivered_ce;
 	update_rate(f, p);
 	return AICC_EV_RTO;
 }
@@ -980,7 +991,7 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 
 unsigned int aicc_on_tx_start(struct aicc_flow *f,
 			      const struct aicc_params *p, u64 now_ns,
-			      u64 idle_ns, u32 delivered)
+			      u64 idle_ns, u32 delivered, u32 delivered_ce)
 {
 	unsigned int ev;
 
@@ -1013,8 +1024,14 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 		ev = AICC_EV_IDLE_RESET;
 	}
 	busy_begin(f, now_ns, delivered);
-	/* The round restarts with the first packet sent after the gap. */
+	/*
+	 * The round restarts with the first packet sent after the gap, and
+	 * counts the marks delivered from here: those of the unfinished
+	 * round before the gap would make its first ACK a marked round (an
+	 * ECN cut, or fast start's exit, on an unmarked ACK).
+	 */
 	f->round_end = delivered;
+	f->round_ce0 = delivered_ce;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_CUT |
 		      AICC_F_DELAYED);
 	update_rate(f, p);

@@ -162,10 +162,10 @@ void aicc_flow_seed_rtt(struct aicc_flow *f, const struct aicc_params *p,
 unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			 const struct aicc_sample *s);
 unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
-			 u32 delivered);
+			 u32 delivered, u32 delivered_ce);
 unsigned int aicc_on_tx_start(struct aicc_flow *f,
 			      const struct aicc_params *p, u64 now_ns,
-			      u64 idle_ns, u32 delivered);
+			      u64 idle_ns, u32 delivered, u32 delivered_ce);
 u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns, u32 bytes);
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,

@@ -21,8 +21,8 @@ enum aicc_trace_call {
 	AICC_TC_SEED,		/* rtt_ns, now_ns */
 	AICC_TC_ACK,		/* in: struct aicc_sample */
 	AICC_TC_ADOPT,		/* base_rtt_ns, base_stamp, now_ns */
-	AICC_TC_TX_START,	/* now_ns, idle_ns, delivered */
-	AICC_TC_RTO,		/* delivered */
+	AICC_TC_TX_START,	/* now_ns, idle_ns, delivered, delivered_ce */
+	AICC_TC_RTO,		/* delivered, delivered_ce */
 	AICC_NR_TC
 };
 

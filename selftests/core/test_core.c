@@ -669,7 +669,7 @@ KTAP_CASE(rto_restarts_from_delivered)
 	d.f.cwnd = 100ULL << 16;
 	drv_round_n(&d, 100000, 0, 0, 30);
 	drv_round_n(&d, 100000, 0, 0, 30);
-	aicc_on_rto(&d.f, &d.p, d.delivered);
+	aicc_on_rto(&d.f, &d.p, d.delivered, d.ce);
 	ktap_expect(aicc_cwnd_pkts(&d.f) == 30,
 		    "after RTO cwnd %u, want 30 (last round's delivery)",
 		    aicc_cwnd_pkts(&d.f));
@@ -825,10 +825,10 @@ KTAP_CASE(idle_resume_and_reset)
 	drv_busy_period(&d, 0);
 	w = d.f.cwnd;
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 20000, 20000,
-			      d.delivered);
+			      d.delivered, d.ce);
 	ktap_expect(!ev, "a gap shorter than the base RTT counted as idle");
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			      d.delivered);
+			      d.delivered, d.ce);
 	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.mode == AICC_MODE_RESUME,
 		    "5 ms idle: ev %#x mode %u", ev, d.f.mode);
 	/*
@@ -847,11 +847,79 @@ KTAP_CASE(idle_resume_and_reset)
 	ktap_expect(d.f.mode == AICC_MODE_TRACK, "RESUME lasts one round");
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 60000000000ULL,
 			      60ULL * 1000000000ULL,
-			      d.delivered);
+			      d.delivered, d.ce);
 	ktap_expect(ev == AICC_EV_IDLE_RESET && d.f.mode == AICC_MODE_START &&
 		    aicc_cwnd_pkts(&d.f) <= 10,
 		    "60 s idle (beyond rate_memory_ms): ev %#x mode %u", ev,
 		    d.f.mode);
+}
+
+/*
+ * Marks delivered in a round that a gap cut short belong to that round,
+ * not to the one after the gap: the first (unmarked) ACK after 5 ms idle
+ * takes no ECN cut and does not raise alpha, and after a gap beyond
+ * rate_memory_ms (fast start again) it does not end fast start.  Until 5
+ * December 2026 both counted the marks from before the gap.
+ */
+KTAP_CASE(marks_before_idle_stay_before)
+{
+	u32 prior, a;
+	unsigned int ev;
+	struct drv d;
+	u64 w;
+	int gap;
+
+	for (gap = 0; gap < 2; gap++) {
+		u64 idle = gap ? 60000000000ULL : 5000000ULL;
+
+		drv_busy_period(&d, 0);
+		/* a round begun with every ACK marked, then the gap */
+		prior = d.delivered;
+		for (int i = 0; i < 10; i++)
+			drv_ack(&d, 4000, 100000, prior, 1, 0, 0);
+		ev = aicc_on_tx_start(&d.f, &d.p, d.now + idle, idle,
+				      d.delivered, d.ce);
+		ktap_expect(ev == (gap ? AICC_EV_IDLE_RESET : AICC_EV_IDLE_RESUME),
+			    "gap %d: ev %#x", gap, ev);
+		d.now += idle;
+		a = d.f.alpha;
+		w = d.f.cwnd;
+		ev = drv_ack(&d, 100000, 100000, d.delivered, 0, 0, 0);
+		ktap_expect(!(ev & (AICC_EV_ECN_CUT | AICC_EV_START_EXIT)) &&
+			    d.f.alpha <= a && d.f.cwnd >= w,
+			    "gap %d: first ACK after it: ev %#x, alpha %u -> %u, window %.2f -> %.2f",
+			    gap, ev, a, d.f.alpha, w / 65536.0,
+			    d.f.cwnd / 65536.0);
+	}
+}
+
+/*
+ * A busy period of nearly 2^32 packets (8 a microsecond, some 9 minutes of
+ * 100 Gbit/s): its delivered count passes 2^32 during it, and the resume
+ * still measures the period's rate -- above what the window carries, so
+ * the window stays.  Until 5 December 2026 the count wrapped and the
+ * resume cut the window to its floor.
+ */
+KTAP_CASE(resume_rate_survives_delivered_wrap)
+{
+	const u32 n = 0xffffffffU - 1000;
+	struct drv d;
+	unsigned int ev;
+	u64 w;
+
+	drv_tracking(&d);
+	d.f.cwnd = 50ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 50);
+	d.f.busy_start = (u32)(d.now >> 10) - n / 8;
+	d.f.busy_del0 = d.delivered - n;
+	for (int i = 0; i < 60; i++)
+		drv_round_n(&d, 100000, i == 0, 0, 25);
+	w = d.f.cwnd;
+	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			      d.delivered, d.ce);
+	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.cwnd == w,
+		    "ev %#x, window %.2f after the gap, %.2f before", ev,
+		    d.f.cwnd / 65536.0, w / 65536.0);
 }
 
 /*
@@ -875,7 +943,7 @@ KTAP_CASE(resume_window_exact_at_microsecond_rtts)
 	for (int i = 0; i < 200; i++)
 		drv_round_n(&d, base, i == 0, 0, 25);
 	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered);
+			 d.delivered, d.ce);
 	want = 25.0 * (base + d.f.target) / base;
 	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
 		    fabs(cwnd_pkts(&d) / want - 1) < 0.02,
@@ -895,7 +963,7 @@ KTAP_CASE(resume_window_not_below_min_cwnd)
 	/* one packet delivered in a second */
 	drv_ack(&d, 1000000000ULL, 100000, d.delivered, 0, 0, 0);
 	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered);
+			 d.delivered, d.ce);
 	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
 		    d.f.cwnd >= d.p.min_cwnd_q16 && d.f.rate > 1,
 		    "window %.4f after idle, min_cwnd %.4f, rate %llu",
@@ -918,7 +986,7 @@ KTAP_CASE(resume_hold_half_a_packet_time)
 	h = aicc_resume_hold_ns(&d.f, 5000000ULL, d.mss);
 	ktap_expect(h == 0, "hold outside a resume: %llu ns", h);
 	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered);
+			 d.delivered, d.ce);
 	pkt_ns = d.mss * 1e9 / d.f.rate;
 	h = aicc_resume_hold_ns(&d.f, 5000000ULL, d.mss);
 	ktap_expect(fabs(h - pkt_ns / 2) <= 1,
@@ -946,7 +1014,7 @@ KTAP_CASE(idle_resume_keeps_window_without_congestion)
 	drv_busy_period(&d, -1);
 	w = d.f.cwnd;
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			      d.delivered);
+			      d.delivered, d.ce);
 	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.mode == AICC_MODE_RESUME,
 		    "5 ms idle: ev %#x mode %u", ev, d.f.mode);
 	ktap_expect(d.f.cwnd == w && w >= 50ULL << 16,
@@ -956,7 +1024,7 @@ KTAP_CASE(idle_resume_keeps_window_without_congestion)
 	for (int i = 0; i < 10; i++)
 		drv_round_n(&d, i == 3 ? 300000 : 100000, 0, 0, 25);
 	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered);
+			 d.delivered, d.ce);
 	ktap_expect(cwnd_pkts(&d) < 40,
 		    "window %.2f after a busy period with a queue",
 		    cwnd_pkts(&d));

@@ -710,7 +710,7 @@ KTAP_CASE(fallback_watchdog_loss)
 	for (i = 0; i < 4 * AICC_POL_WD_ROUNDS &&
 	     !(ev & AICC_EV_POL_WATCHDOG); i++) {
 		ev = path_round(&w, BASE_NS, 0, 0);
-		aicc_on_rto(&w.f, &w.p, w.delivered);
+		aicc_on_rto(&w.f, &w.p, w.delivered, w.ce);
 		ev |= path_round(&w, BASE_NS, 0, 0);
 	}
 	ktap_expect(ev & AICC_EV_POL_WATCHDOG,

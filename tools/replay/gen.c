@@ -99,9 +99,11 @@ int main(int argc, char **argv)
 				ev = aicc_on_tx_start(&g[i].f,
 						      &params[g[i].profile],
 						      now, idle,
-						      g[i].delivered);
+						      g[i].delivered,
+						      g[i].delivered_ce);
 				emit(i, AICC_TC_TX_START, ev, now, idle,
-				     g[i].delivered, 0, NULL, 0, &g[i].f);
+				     g[i].delivered, g[i].delivered_ce, NULL,
+				     0, &g[i].f);
 			}
 		}
 		now += ACK_NS;
@@ -128,9 +130,10 @@ int main(int argc, char **argv)
 		ev = aicc_on_ack(&x->f, p, &s);
 		emit(x - g, AICC_TC_ACK, ev, 0, 0, 0, 0, &s, sizeof(s), &x->f);
 		if (step == 9000) {
-			ev = aicc_on_rto(&x->f, p, x->delivered);
-			emit(x - g, AICC_TC_RTO, ev, x->delivered, 0, 0, 0,
-			     NULL, 0, &x->f);
+			ev = aicc_on_rto(&x->f, p, x->delivered,
+					 x->delivered_ce);
+			emit(x - g, AICC_TC_RTO, ev, x->delivered,
+			     x->delivered_ce, 0, 0, NULL, 0, &x->f);
 			struct aicc_memval mv = {
 				.base_rtt = BASE_NS - 1000,
 				.base_stamp = (u32)(s.now_ns >> 20),

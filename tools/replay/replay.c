@@ -308,10 +308,12 @@ static int replay(const struct record *r, struct counts *c,
 		break;
 	case AICC_TC_TX_START:
 		ev = aicc_on_tx_start(&fl->f, &params[fl->profile], r->arg[0],
-				      r->arg[1], (u32)r->arg[2]);
+				      r->arg[1], (u32)r->arg[2],
+				      (u32)r->arg[3]);
 		break;
 	case AICC_TC_RTO:
-		ev = aicc_on_rto(&fl->f, &params[fl->profile], (u32)r->arg[0]);
+		ev = aicc_on_rto(&fl->f, &params[fl->profile], (u32)r->arg[0],
+				 (u32)r->arg[1]);
 		break;
 	}
 	c->calls++;

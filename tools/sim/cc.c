@@ -385,7 +385,7 @@ static void aicc_sim_ack(struct sim *s, struct flow *f,
 static void aicc_sim_rto(struct sim *s, struct flow *f)
 {
 	aicc_count(s, aicc_on_rto(&f->cc.aicc, &s->params[f->profile],
-				  f->delivered));
+				  f->delivered, f->delivered_ce));
 	aicc_out(s, f);
 }
 
@@ -394,7 +394,8 @@ static void aicc_sim_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
 	unsigned int ev;
 
 	ev = aicc_on_tx_start(&f->cc.aicc, &s->params[f->profile],
-			      s->now / PS_PER_NS, idle_ns, f->delivered);
+			      s->now / PS_PER_NS, idle_ns, f->delivered,
+			      f->delivered_ce);
 	aicc_count(s, ev);
 	aicc_out(s, f);
 	/* as the module: tcp_wstamp_ns moved on, from the tenth segment */
