@@ -13,7 +13,8 @@
 # make check.  The summary lists, per result, how many runs passed, failed
 # or missed a target ("# TODO"), and per measured value (the "# NAME: VALUE
 # (want LO..HI)" lines of ktap_expect_range) its minimum, median and
-# maximum over the runs.  Exit status 0 when every run passed.
+# maximum over the runs.  Exit status 0 when every run passed: a run that
+# skipped (exit 4) or reported fewer results than its plan did not.
 #
 # Timing-sensitive: run it on an otherwise idle machine.
 
@@ -61,6 +62,7 @@ for f in "$out/results/$test"@*.ktap "$out/results/$test.ktap"; do
 	[ -f "$f" ] || continue
 	echo "rc $(cat "${f%.ktap}.rc" 2>/dev/null || echo 125)"
 	sed -E -n \
+		-e 's/^1\.\.([0-9]+).*/plan \1/p' \
 		-e 's/^not ok [0-9]+ (.*) # TODO.*/todo \1/p' \
 		-e 's/^not ok [0-9]+ (.*)/fail \1/p' \
 		-e 's/^ok [0-9]+ (.*) # SKIP.*/skip \1/p' \
@@ -68,7 +70,16 @@ for f in "$out/results/$test"@*.ktap "$out/results/$test.ktap"; do
 		-e "s/^# (.+): got '([-0-9.]+)'.*/value \1\t\2/p" \
 		-e 's/^# (.+): ([-0-9.]+)[^ ]* \(want .*/value \1\t\2/p' "$f"
 done | awk -v n="$runs" '
-	$1 == "rc" { if ($2 != 0 && $2 != 4) bad++; next }
+	# a run that skipped (exit 4) or gave fewer results than its plan
+	# did not pass either
+	function run_end() { if (plan > got) short++; plan = got = 0 }
+	$1 == "rc" {
+		run_end()
+		if ($2 == 4) skipped++
+		else if ($2 != 0) bad++
+		next
+	}
+	$1 == "plan" { plan = $2; next }
 	$1 == "value" {
 		sub(/^value /, ""); split($0, kv, "\t")
 		if (!(kv[1] in nv)) vorder[++nvals] = kv[1]
@@ -76,16 +87,18 @@ done | awk -v n="$runs" '
 		next
 	}
 	{
+		got++
 		st = $1; sub(/^[a-z]+ /, "")
 		if (!($0 in seen)) { order[++nres] = $0; seen[$0] = 1 }
 		cnt[$0, st]++
 	}
 	END {
-		printf "%d runs; %d exited with a failure\n\n", n, bad
-		printf "%-58s %5s %5s %5s\n", "result", "pass", "fail", "todo"
+		run_end()
+		printf "%d runs; %d exited with a failure, %d skipped, %d with fewer results than planned\n\n", n, bad, skipped, short
+		printf "%-58s %5s %5s %5s %5s\n", "result", "pass", "fail", "skip", "todo"
 		for (i = 1; i <= nres; i++) {
 			k = order[i]
-			printf "%-58s %5d %5d %5d\n", substr(k, 1, 58), cnt[k, "pass"] + cnt[k, "skip"], cnt[k, "fail"], cnt[k, "todo"]
+			printf "%-58s %5d %5d %5d %5d\n", substr(k, 1, 58), cnt[k, "pass"], cnt[k, "fail"], cnt[k, "skip"], cnt[k, "todo"]
 		}
 		printf "\n%-50s %9s %9s %9s %4s\n", "value", "min", "median", "max", "n"
 		for (i = 1; i <= nvals; i++) {
@@ -95,7 +108,7 @@ done | awk -v n="$runs" '
 			med = (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
 			printf "%-50s %9.3f %9.3f %9.3f %4d\n", substr(k, 1, 50), v[1], med, v[m], m
 		}
-		exit (bad > 0)
+		exit (bad + skipped + short > 0)
 	}' | tee "$out/summary.txt"
 rc=${PIPESTATUS[1]}
 [ "$runs" -eq "$n" ] || { echo "repeat: only $runs of $n runs reported"; rc=1; }

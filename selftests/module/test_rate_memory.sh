@@ -67,10 +67,16 @@ ktap_expect "another namespace does not share it" "$h3 -eq $h2 -a $t1 -gt $t0" \
 	"hits $h2 -> $h3, flows $t0 -> $t1"
 
 echo 0 > $sys/rate_memory
+t2=$(cat $sys/aicc/stats/flows_total)
 flow a 1
+frc=$?
 h4=$(hits)
+t3=$(cat $sys/aicc/stats/flows_total)
 echo 1 > $sys/rate_memory
-ktap_expect "rate_memory=0 turns lookups off" "$h4 -eq $h3" "hits $h3 -> $h4"
+# (the flow must have run: no flow, no lookup either)
+ktap_expect "rate_memory=0 turns lookups off" \
+	"$h4 -eq $h3 -a $frc -eq 0 -a $t3 -gt $t2" \
+	"hits $h3 -> $h4, flow exit $frc, flows $t2 -> $t3"
 
 echo 16 > $sys/rate_memory_entries
 used=$(cat $sys/rate_memory_used)

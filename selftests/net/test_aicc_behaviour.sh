@@ -117,7 +117,10 @@ read -r c_mb c_q c_qs c_peak < <(bulk cubic $((port + 1)))
 ktap_info "aicc:  ${a_mb:-?} Mbit/s, p99 queueing delay ${a_q:-?} us, after 2 s ${a_qs:-?} us, start-up peak ${a_peak:-?} us"
 ktap_info "cubic: ${c_mb:-?} Mbit/s, p99 queueing delay ${c_q:-?} us, after 2 s ${c_qs:-?} us, start-up peak ${c_peak:-?} us"
 util=$(awk -v m="${a_mb:-0}" -v r="$RATE_MBIT" 'BEGIN { printf "%.3f", m / r }')
-ktap_expect_perf "aicc single flow utilisation" "$util" 0.80 1.10
+# against cubic's goodput in the same run: what the rig moves depends on
+# how busy the host is (the target below is the configured rate's share)
+ktap_expect_perf "aicc single flow goodput / cubic's" \
+	"$(topo_ratio "${a_mb:-0}" "${c_mb:-0}")" 0.85 1.15
 ktap_target "aicc single flow utilisation, target 0.9" "$util" 0.90 1.10
 ktap_expect_perf "aicc p99 queueing delay after 2 s / cubic's" \
 	"$(topo_ratio "$a_qs" "$c_qs")" 0 1.5
