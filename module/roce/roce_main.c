@@ -605,10 +605,10 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
 	const struct roce_params *p;
-	enum roce_ack_kind kind;
+	enum roce_ack_kind kind = ROCE_ACK;
 	struct roce_pkt pk;
 	struct roce_flow *f;
-	bool send_cnp = false;
+	bool send_cnp = false, ack;
 	u32 qpn = 0;
 	u64 now;
 	int r;
@@ -629,7 +629,9 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 			   AICC_RS_ICRC_BAD);
 	if (pk.ecn == INET_ECN_CE)
 		roce_count(AICC_RS_CE_SEEN);
-	if (pk.opcode == ROCE_OP_ACK && pk.syndrome == ROCE_AETH_NAK_SEQ)
+	/* what an acknowledgment says, for the aicc law and nak_seq */
+	ack = roce_is_ack(pk.opcode) && roce_ack_kind(&pk, &kind);
+	if (ack && kind == ROCE_NAK_SEQ)
 		roce_count(AICC_RS_NAK_SEQ);
 
 	f = roce_flow_get(&pk.key, ROCE_RX, p, now);
@@ -651,9 +653,8 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 			send_cnp = true;
 		}
 	}
-	if (roce_is_ack(pk.opcode) && f->rp.algo == AICC_ROCE_ALGO_AICC &&
-	    f->rp.algo == p->k[AICC_RK_CC_ALGO] &&
-	    roce_ack_kind(&pk, &kind)) {
+	if (ack && f->rp.algo == AICC_ROCE_ALGO_AICC &&
+	    f->rp.algo == p->k[AICC_RK_CC_ALGO]) {
 		if (roce_rp_on_ack(&f->rp, p, now, pk.psn, kind) &
 		    ROCE_EV_CUT) {
 			f->cuts++;
