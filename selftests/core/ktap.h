@@ -15,23 +15,38 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/*
+ * The cases form a list, in the order their constructors run (the order of
+ * the source): each case brings its own node, so there is no limit to
+ * their number and nothing to allocate.
+ */
 struct ktap_case {
 	const char *name;
 	void (*fn)(void);
+	struct ktap_case *next;
 };
 
-#define KTAP_MAX_CASES 128
-static struct ktap_case ktap_cases[KTAP_MAX_CASES];
+static struct ktap_case *ktap_cases;
+static struct ktap_case **ktap_cases_tail = &ktap_cases;
 static int ktap_ncases;
 static int ktap_case_failed;
 
+static void ktap_register(struct ktap_case *c)
+{
+	c->next = NULL;
+	*ktap_cases_tail = c;
+	ktap_cases_tail = &c->next;
+	ktap_ncases++;
+}
+
 #define KTAP_CASE(n)							\
 	static void ktap_fn_##n(void);					\
+	static struct ktap_case ktap_case_##n = {			\
+		.name = #n, .fn = ktap_fn_##n,				\
+	};								\
 	static void __attribute__((constructor)) ktap_reg_##n(void)	\
 	{								\
-		if (ktap_ncases < KTAP_MAX_CASES)			\
-			ktap_cases[ktap_ncases++] =			\
-				(struct ktap_case){ #n, ktap_fn_##n };	\
+		ktap_register(&ktap_case_##n);				\
 	}								\
 	static void ktap_fn_##n(void)
 
@@ -55,14 +70,15 @@ ktap_check(int ok, const char *file, int line, const char *fmt, ...)
 
 static int ktap_run(void)
 {
-	int i, failed = 0;
+	struct ktap_case *c;
+	int i = 0, failed = 0;
 
 	printf("TAP version 13\n1..%d\n", ktap_ncases);
-	for (i = 0; i < ktap_ncases; i++) {
+	for (c = ktap_cases; c; c = c->next) {
 		ktap_case_failed = 0;
-		ktap_cases[i].fn();
-		printf("%sok %d %s\n", ktap_case_failed ? "not " : "", i + 1,
-		       ktap_cases[i].name);
+		c->fn();
+		printf("%sok %d %s\n", ktap_case_failed ? "not " : "", ++i,
+		       c->name);
 		failed += ktap_case_failed;
 	}
 	fflush(stdout);

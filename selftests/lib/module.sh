@@ -23,6 +23,11 @@
 #   mod_unload [SECONDS]         # from unload.sh: rmmod tcp_aicc, retrying
 #                                # up to SECONDS (30)
 #   mod_busy_info                # from unload.sh: what holds tcp_aicc
+#   mod_wait_listen NS PORT [SECONDS]
+#                                # wait up to SECONDS (10) for a TCP
+#                                # listener on PORT in network namespace NS
+#                                # ("" for the test's own); status 1 and a
+#                                # diagnostic if none comes up
 #
 # At exit (mod_cleanup): processes killed, namespaces deleted, mod_restore,
 # the directory removed, mod_settle seconds of sleep, tcp_aicc unloaded.
@@ -90,4 +95,24 @@ mod_load()
 mod_load_or_skip()
 {
 	mod_load || ktap_skip_all "insmod failed"
+}
+
+# mod_wait_listen NS PORT [SECONDS]: poll ss(8) until something listens on
+# TCP port PORT, instead of sleeping a fixed time after starting a server
+# (under emulation a server can take seconds to get there).  The bound is
+# elapsed time, not a number of polls: one ss takes seconds on a debug
+# kernel.
+mod_wait_listen()
+{
+	local ns=$1 port=$2 secs=${3:-10} end in=()
+
+	end=$((SECONDS + secs))
+	[ -n "$ns" ] && in=(ip netns exec "$ns")
+	until "${in[@]}" ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			ktap_info "nothing listens on TCP port $port${ns:+ in $ns} after $secs s"
+			return 1
+		fi
+		sleep 0.1
+	done
 }

@@ -13,7 +13,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
 . "$(dirname "$0")/../lib/module.sh"
 
-ktap_require ip tc setpriv cmp
+ktap_require ip ss tc setpriv cmp
 gen=$top/build/aiccgen
 aicc=$top/build/aicc
 train=$top/build/aicc-train
@@ -98,7 +98,7 @@ tc -n "$ns-b" qdisc add dev vb root netem delay 2ms
 ip netns exec "$ns-b" "$gen" server -p $port > /dev/null 2>&1 &
 srv=$!
 mod_pids+=("$srv")
-sleep 1
+mod_wait_listen "$ns-b" $port
 
 flow()	# SECONDS
 {

@@ -155,10 +155,7 @@ expect_none "global knobs validated" "$bad"
 # The listener needs aicc too, or ECN is not negotiated (see aiccgen.rst).
 "$gen" server -p $port --cc aicc > /dev/null 2>&1 &
 mod_pids+=($!)
-for _ in $(seq 50); do
-	ss -ltn "sport = :$port" | grep -q LISTEN && break
-	sleep 0.1
-done
+mod_wait_listen "" $port
 
 flow_cc()	# ADDR [gen options] -> prints the cc the flow used
 {
@@ -195,7 +192,7 @@ for n in a b; do
 done
 ip netns exec "$ns-b" "$gen" server -p $port > /dev/null 2>&1 &
 mod_pids+=($!)
-sleep 0.5
+mod_wait_listen "$ns-b" $port
 ip -n "$ns-a" route replace 10.99.0.2/32 dev va congctl aicc_bulk
 got=$(ip netns exec "$ns-a" timeout 30 "$gen" -j bulk -c 10.99.0.2 -p $port -n 1 -t 1 |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["flows"][0]["tcp_info"]["cc"])' 2>/dev/null)
@@ -302,10 +299,7 @@ wait "${mod_pids[0]}" 2>/dev/null
 port=$((port + 1))
 "$gen" server -p $port > /dev/null 2>&1 &
 mod_pids+=($!)
-for _ in $(seq 50); do
-	ss -ltn "sport = :$port" | grep -q LISTEN && break
-	sleep 0.1
-done
+mod_wait_listen "" $port
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # 19: rmmod refused while a socket uses aicc

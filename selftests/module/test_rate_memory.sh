@@ -10,7 +10,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
 . "$(dirname "$0")/../lib/module.sh"
 
-ktap_require ip
+ktap_require ip ss
 gen=$top/build/aiccgen
 mod_require "$gen"
 
@@ -38,7 +38,7 @@ ip -n "$ns-c" route add 10.98.0.2/32 dev vc
 ip -n "$ns-b" route add 10.98.1.1/32 dev vd
 ip netns exec "$ns-b" "$gen" server -p $port > /dev/null 2>&1 &
 mod_pids+=($!)
-sleep 1
+mod_wait_listen "$ns-b" $port
 
 flow()	# NS SECONDS
 {

@@ -56,6 +56,44 @@ clock=${clock#*[}
 clock=${clock%%]*}
 echo counter > $tr/trace_clock
 topo_atexit "echo $clock > $tr/trace_clock"
+
+# buf_kb FILE: the size in KB to write back to a buffer_size_kb FILE.  It
+# reads "N", or "N (expanded: M)" while the ring buffer has never been
+# used: any write expands it, so M, the size its first use would have
+# given, is the one to restore; the global file reads "X" when the CPUs'
+# sizes differ (no size: each CPU's own file is saved then).
+buf_kb()
+{
+	local v
+
+	read -r v < "$1" || return 1
+	case $v in
+	*"(expanded: "*)
+		v=${v#*"(expanded: "}
+		v=${v%)}
+		;;
+	esac
+	[[ $v =~ ^[0-9]+$ ]] && [ "$v" -gt 0 ] && echo "$v"
+}
+declare -A buf_saved	# buffer_size_kb file -> KB
+if kb=$(buf_kb $tr/buffer_size_kb); then
+	buf_saved[$tr/buffer_size_kb]=$kb
+else
+	for f in "$tr"/per_cpu/cpu*/buffer_size_kb; do
+		kb=$(buf_kb "$f") && buf_saved[$f]=$kb
+	done
+fi
+[ ${#buf_saved[@]} -gt 0 ] ||
+	ktap_info "buffer_size_kb reads '$(cat $tr/buffer_size_kb)': its size is not restored"
+buf_restore()
+{
+	local f
+
+	for f in "${!buf_saved[@]}"; do
+		echo "${buf_saved[$f]}" > "$f"
+	done
+}
+topo_atexit buf_restore
 echo 16384 > $tr/buffer_size_kb
 echo > $tr/trace
 echo 1 > $tr/events/aicc/aicc_core/enable
@@ -67,7 +105,7 @@ topo_gen 1 incast -p $port -n 4 --size 256K --iters 4 --gap 200 --cc aicc \
 echo 0 > $tr/events/aicc/aicc_core/enable
 cp $tr/trace "$TOPO_TMP/trace"
 echo > $tr/trace
-echo 1408 > $tr/buffer_size_kb
+buf_restore
 
 out=$("$replay" "$TOPO_TMP/trace" 2>&1) && rc=0 || rc=$?
 ktap_info "$(echo "$out" | tail -5)"

@@ -45,7 +45,8 @@
 # (goodput, ping and queue of the traffic running), roce_bg CMD... (killed
 # at cleanup),
 # roce_atexit CMD, roce_write_bw PORT SECS [ARGS] (ib_write_bw A -> B in
-# the background), roce_rping COUNT [SRC DST], roce_gid_index DEV ADDR.
+# the background), roce_rping COUNT [SRC DST], roce_gid_index DEV ADDR,
+# roce_wait_server PID WHAT CMD... (until a server is up).
 
 roce_lib=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck source=selftests/lib/topo.sh
@@ -99,7 +100,7 @@ roce_prereq()
 {
 	local c
 
-	for c in ip tc rdma ethtool ping rping ib_write_bw modprobe; do
+	for c in ip ss tc rdma ethtool ping rping ib_write_bw modprobe; do
 		command -v "$c" > /dev/null 2>&1 || { echo "'$c' not installed"; return; }
 	done
 	modprobe -q rdma_rxe 2> /dev/null || { echo "no rdma_rxe module"; return; }
@@ -427,14 +428,53 @@ roce_measure()
 		'BEGIN { printf "%.0f", (b - a) * 8 / (t1 - t0) / 1000 }')
 }
 
+# roce_wait_server PID WHAT CMD...: wait until CMD succeeds (the server PID
+# has come up), for at most 20 s of elapsed time, instead of a fixed sleep
+# (under emulation a server may take longer than the sleep to start).
+# Status 1 and a line on stderr if the server exited or the time ran out;
+# the caller starts its client anyway, which then fails and says so.
+roce_wait_server()
+{
+	local pid=$1 what=$2 end=$((SECONDS + 20))
+	shift 2
+
+	until "$@"; do
+		if ! kill -0 "$pid" 2> /dev/null; then
+			roce_err "$what exited before it was up"
+			return 1
+		fi
+		if [ "$SECONDS" -ge "$end" ]; then
+			roce_err "$what not up after 20 s"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# roce_tcp_listen PORT: something listens on TCP port PORT (in the initial
+# namespace, where the RoCE endpoints are).
+roce_tcp_listen()
+{
+	ss -Hltn "sport = :$1" 2> /dev/null | grep -q .
+}
+
+# roce_cm_listen PID: process PID has an rdma_cm ID in the LISTEN state
+# (rdma resource tracking: "... state LISTEN ps TCP pid PID comm ...").
+roce_cm_listen()
+{
+	rdma resource show cm_id 2> /dev/null |
+		grep -q "state LISTEN .*pid $1 "
+}
+
 # roce_write_bw PORT SECS [EXTRA ARGS]: an ib_write_bw server on B and a
 # client on A for about SECS seconds, both in the background; logs in
-# $ROCE_TMP/wbw-PORT-{srv,cli}.log.  The client's pid is $ROCE_LAST_PID.
+# $ROCE_TMP/wbw-PORT-{srv,cli}.log.  The client's pid is $ROCE_LAST_PID;
+# status 1 if the server did not come up (the client is started anyway).
 # ROCE_WBW_V6=1: RoCE over the IPv6 GIDs (perftest's own TCP exchange
 # stays on IPv4).
 roce_write_bw()
 {
-	local port=$1 secs=$2 gid_a gid_b a=$ROCE_A b=$ROCE_B
+	local port=$1 secs=$2 gid_a gid_b a=$ROCE_A b=$ROCE_B rc=0
 	shift 2
 
 	if [ "${ROCE_WBW_V6:-0}" = 1 ]; then
@@ -445,9 +485,13 @@ roce_write_bw()
 	gid_b=$(roce_gid_index $ROCE_DEV_B "$b") || gid_b=1
 	roce_bg ib_write_bw -d $ROCE_DEV_B -x "$gid_b" -u 17 -p "$port" -D "$secs" -F \
 		"$@" > "$ROCE_TMP/wbw-$port-srv.log" 2>&1
-	sleep 1
+	# perftest's server listens on TCP PORT for the exchange of the queue
+	# pairs' details; its client fails if nothing listens there yet
+	roce_wait_server "$ROCE_LAST_PID" "ib_write_bw server on port $port" \
+		roce_tcp_listen "$port" || rc=1
 	roce_bg ib_write_bw -d $ROCE_DEV_A -x "$gid_a" -u 17 -p "$port" -D "$secs" -F \
 		"$@" "$ROCE_B" > "$ROCE_TMP/wbw-$port-cli.log" 2>&1
+	return $rc
 }
 
 # roce_rping COUNT [SRC DST]: rping from A to B (rdma_cm over RoCEv2; the
@@ -459,7 +503,9 @@ roce_rping()
 
 	rping -s -a "$dst" -C "$n" -S 1024 > "$ROCE_TMP/rping-srv.log" 2>&1 &
 	srv=$!
-	sleep 1
+	# the server's rdma_cm ID listens on B's address (no socket: ss does
+	# not show it, the kernel's resource tracking does)
+	roce_wait_server $srv "rping server on $dst" roce_cm_listen $srv
 	timeout 60 rping -c -a "$dst" -I "$src" -C "$n" -S 1024 -V \
 		> "$ROCE_TMP/rping-cli.log" 2>&1
 	rc=$?

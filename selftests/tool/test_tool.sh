@@ -15,7 +15,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
 . "$(dirname "$0")/../lib/module.sh"
 
-ktap_require ip python3
+ktap_require ip ss python3
 A=${AICC:-$top/build/aicc}
 mod_require "$A"
 unset AICC_SYSFS AICC_UNCHECKED
@@ -259,7 +259,8 @@ while True:
         pass
 ' &
 mod_pids+=($!)
-sleep 1
+# python takes seconds to start under emulation
+mod_wait_listen "$ns-b" $port 30
 $INA python3 -c '
 import socket, time
 c = socket.create_connection(("10.201.0.2", '$port'))
