@@ -294,12 +294,9 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	s.inflight = tcp_packets_in_flight(tp);
 	s.mss = tp->mss_cache;
 	s.app_limited = rs->is_app_limited;
-	/*
-	 * One segment ACKed while it was alone in flight: a receiver that
-	 * delays ACKs (most do) held this ACK for its timer.
-	 */
-	s.ack_delayed = rs->is_ack_delayed ||
-			(rs->acked_sacked == 1 && rs->prior_in_flight <= 1);
+	s.ack_delayed = aicc_ack_maybe_delayed(rs->is_ack_delayed,
+					       rs->acked_sacked,
+					       rs->prior_in_flight);
 
 	rcu_read_lock();
 	p = aicc_params_of(ca->f.profile);

@@ -195,6 +195,22 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,
 		 u32 tick_ns);
 
+/*
+ * aicc_sample.ack_delayed for an ACK: the stack's own guess (@flagged:
+ * Linux's FLAG_ACK_MAYBE_DELAYED, a lone runt), or one segment ACKed while
+ * it was alone in flight (@prior_in_flight): a receiver that delays ACKs
+ * (Linux does, outside quick-ACK mode) held this ACK for its timer, so its
+ * RTT sample is not path delay.  The module and the simulator both ask
+ * here, so that the law gets the same samples from both; behind a receiver
+ * that ACKs every packet at once these samples are lost for nothing
+ * (Documentation/algorithm.rst, "Signals").
+ */
+static inline u8 aicc_ack_maybe_delayed(bool flagged, u32 acked,
+					u32 prior_in_flight)
+{
+	return flagged || (acked == 1 && prior_in_flight <= 1);
+}
+
 /* Kernel-visible window: at least AICC_CWND_FLOOR_PKTS whole packets. */
 static inline u32 aicc_cwnd_pkts(const struct aicc_flow *f)
 {

@@ -642,7 +642,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 {
 	struct ack_scan a = { 0 };
 	struct aicc_sample smp;
-	u32 losses = 0, i, una0 = f->snd_una;
+	u32 losses = 0, i, una0 = f->snd_una, prior_inflight = f->inflight;
 
 	if (p->seq > f->snd_nxt)
 		return;		/* cannot happen; be safe */
@@ -709,6 +709,9 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	smp.inflight = f->inflight;
 	smp.mss = f->mss;
 	smp.app_limited = a.best ? !!(a.best->flags & SEGF_APPLTD) : 0;
+	/* as the module decides it: the receiver is not asked */
+	smp.ack_delayed = aicc_ack_maybe_delayed(false, a.acked,
+						 prior_inflight);
 	f->ack_tsval = s->c->ts_tick_us ? p->tsval : 0;
 	f->ts_now = ts_clock(s);
 	s->ops->on_ack(s, f, &smp);

@@ -608,7 +608,7 @@ static void test_cold_start_loss(void)
 
 /* A Reno that checks every sample it is given, as the kernel would fill it. */
 static struct {
-	u64 samples, bad, app_limited, rtt, ce;
+	u64 samples, bad, app_limited, rtt, ce, delayed;
 	u32 last_delivered[1024];
 	u64 acked_sum[1024];
 } probe;
@@ -625,6 +625,9 @@ static void probe_ack(struct sim *s, struct flow *f,
 	    smp->delivered - probe.last_delivered[id] != smp->acked ||
 	    smp->inflight > f->snd_nxt - f->snd_una ||
 	    smp->mss != f->mss || smp->now_ns != s->now / PS_PER_NS ||
+	    /* the module's rule: one packet ACKed, alone in flight */
+	    smp->ack_delayed != (smp->acked == 1 &&
+				 smp->inflight + smp->losses == 0) ||
 	    (smp->rtt_ns >= 0 && (smp->rtt_ns < 10000 || !smp->srtt_ns))) {
 		if (probe.bad++ < 3)
 			diag("bad sample: flow %u delivered %u (was %u) acked "
@@ -638,6 +641,7 @@ static void probe_ack(struct sim *s, struct flow *f,
 	probe.acked_sum[id] += smp->acked;
 	probe.app_limited += smp->app_limited;
 	probe.rtt += smp->rtt_ns >= 0;
+	probe.delayed += smp->ack_delayed;
 	probe.ce = smp->delivered_ce > probe.ce ? smp->delivered_ce : probe.ce;
 	sim_cc_reno.on_ack(s, f, smp);
 }
@@ -661,17 +665,19 @@ static void test_samples(void)
 	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 32, 3,
 	      &(struct over){ .buffer_kb = 256, .ecn_kb = 30, .cc_ops = &ops });
 	ok = !run(&c, &r, "probe (reno) incast 32, 256 KB, K 30 KB");
-	diag("samples %llu bad %llu app-limited %llu with rtt %llu max ce %llu",
-	     (unsigned long long)probe.samples,
+	diag("samples %llu bad %llu app-limited %llu with rtt %llu max ce %llu "
+	     "delayed %llu", (unsigned long long)probe.samples,
 	     (unsigned long long)probe.bad,
 	     (unsigned long long)probe.app_limited,
-	     (unsigned long long)probe.rtt, (unsigned long long)probe.ce);
+	     (unsigned long long)probe.rtt, (unsigned long long)probe.ce,
+	     (unsigned long long)probe.delayed);
 	/* bursts after idle gaps: some samples are app-limited, not all */
 	/* every ACK that arrived made one sample (some are still flying) */
 	ok = ok && !probe.bad && probe.samples <= r.acks_sent - r.ack_drops &&
 		probe.samples * 100 >= (r.acks_sent - r.ack_drops) * 95 &&
 		probe.app_limited > 0 && probe.app_limited < probe.samples / 2 &&
-		probe.rtt > probe.samples / 2 && probe.ce > 0;
+		probe.rtt > probe.samples / 2 && probe.ce > 0 &&
+		probe.delayed > 0 && probe.delayed < probe.samples / 8;
 	report(ok, "rate_samples_consistent");
 }
 
