@@ -13,8 +13,16 @@
  *   rate_memory                 0/1: remember per-peer rates (global)
  *   rate_memory_entries         size of the per-peer rate cache (global)
  *   rate_memory_used            entries currently holding a fresh rate (ro)
+ *   model                       the learned policy's blob (uapi/aicc_model.h)
+ *   model_unload                write 1: no model
+ *   model_loads, model_rejects  blobs taken and refused (ro)
  *   <profile>/<knob>            one file per knob below, 0644
  *   <profile>/stats/<counter>   read-only counters
+ *   roce/...                    aicc_roce's knobs, counters and flow table
+ *                               (uapi/aicc_roce.h)
+ *
+ * Every file, with its mode, range and default, has its entry in
+ * Documentation/ABI/testing/sysfs-kernel-aicc.
  *
  * <profile> is the congestion-control name: "aicc", "aicc_lat", "aicc_bulk".
  */

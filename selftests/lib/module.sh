@@ -6,7 +6,7 @@
 #
 #   . "$(dirname "$0")/../lib/module.sh"
 #                                # sets top (the repository), kver, ko
-#                                # (build/$kver/tcp_aicc.ko), sys
+#                                # (build/$kver/tcp_aicc.ko, or $AICC_KO), sys
 #                                # (/sys/kernel/aicc)
 #   mod_require [FILE...]        # skip the whole test unless run as root
 #                                # with insmod and rmmod, the module and
@@ -38,7 +38,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=selftests/lib/unload.sh
 . "$top/selftests/lib/unload.sh"
 kver=$(uname -r)
-ko=$top/build/$kver/tcp_aicc.ko
+ko=${AICC_KO:-$top/build/$kver/tcp_aicc.ko}
 # shellcheck disable=SC2034 # for the sourcing test
 sys=/sys/kernel/aicc
 mod_pids=()

@@ -101,7 +101,7 @@ topo_require_testbed()
 {
 	ktap_require_root
 	ktap_require ip tc ethtool python3
-	TOPO_KO=$topo_repo/build/$(uname -r)/tcp_aicc.ko
+	TOPO_KO=${AICC_KO:-$topo_repo/build/$(uname -r)/tcp_aicc.ko}
 	[ -f "$TOPO_KO" ] || ktap_skip_all "no module built for $(uname -r)"
 	topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
 }
@@ -133,7 +133,7 @@ topo_load_aicc()
 {
 	local ko
 
-	ko=$topo_repo/build/$(uname -r)/tcp_aicc.ko
+	ko=${AICC_KO:-$topo_repo/build/$(uname -r)/tcp_aicc.ko}
 	[ -f "$ko" ] || { echo "$1: no $ko (make kmods)" >&2; return 1; }
 	[ -x "$TOPO_AICCGEN" ] ||
 		{ echo "$1: no $TOPO_AICCGEN (make tools)" >&2; return 1; }

@@ -16,7 +16,7 @@ top=$(cd "$here/../.." && pwd)
 ktap_require_root
 ktap_require ip ss iperf3 insmod rmmod depmod modprobe
 rel=$(uname -r)
-ko=$top/build/$rel/tcp_aicc.ko
+ko=${AICC_KO:-$top/build/$rel/tcp_aicc.ko}
 [ -f "$ko" ] || ktap_skip_all "no module built for $rel ($ko)"
 if [ "${AICC_VM:-}" != 1 ]; then
 	ktap_skip_all "changes kernel.modprobe and loads modules: VM rig only"

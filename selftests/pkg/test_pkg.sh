@@ -10,7 +10,7 @@
 #      `dpkg-buildpackage -us -uc -b` there;
 #   2. checks the packages with dpkg-deb: tcp-aicc-dkms holds exactly
 #      Kbuild, dkms.conf, module/ and uapi/ under /usr/src/tcp-aicc-<ver>/,
-#      aicc-tools the tool, its man page, the unit and the examples; runs
+#      aicc-tools the tool, aicc-tune, its man page, the unit and the examples; runs
 #      lintian (no errors or warnings) when it is installed;
 #   3. installs both with dpkg -i: DKMS must build and install the module
 #      for every kernel in /lib/modules that has headers and is inside
@@ -135,7 +135,7 @@ vm=1
 command -v qemu-system-x86_64 > /dev/null || vm=0
 
 nk=${#kernels[@]}
-ktap_plan $((16 + 4 * nk))
+ktap_plan $((17 + 4 * nk))
 ktap_info "version $ver; kernels: ${kernels[*]}"
 
 # ---- 1. build ---------------------------------------------------------------
@@ -198,7 +198,8 @@ result "tcp-aicc-dkms depends on dkms" $? "Depends: $deps"
 
 list=$(dpkg-deb -c "$deb_tools" | awk '{ print $6 }')
 miss=
-for f in ./usr/sbin/aicc ./usr/share/man/man8/aicc.8.gz \
+for f in ./usr/sbin/aicc ./usr/sbin/aicc-tune ./usr/share/man/man8/aicc.8.gz \
+	 ./usr/share/man/man8/aicc-tune.8.gz \
 	 ./lib/systemd/system/aicc-profile.service \
 	 ./usr/share/doc/aicc-tools/examples/modules-load.d/aicc.conf \
 	 ./usr/share/doc/aicc-tools/examples/sysctl.d/60-aicc.conf \
@@ -207,7 +208,7 @@ for f in ./usr/sbin/aicc ./usr/share/man/man8/aicc.8.gz \
 	grep -qxF "$f" <<< "$list" || miss="$miss $f"
 done
 [ -z "$miss" ]
-result "aicc-tools: tool, man page, unit, examples" $? "missing:$miss"
+result "aicc-tools: tool, aicc-tune, man pages, unit, examples" $? "missing:$miss"
 
 if command -v lintian > /dev/null; then
 	out=$(cd "$work" && nice lintian --fail-on error,warning \
@@ -267,6 +268,11 @@ v=$(/usr/sbin/aicc -V 2>&1)
 [[ $v == *"$ver"* ]]
 result "/usr/sbin/aicc -V reports $ver" $? "aicc -V: '$v'"
 
+# 'aicc tune' runs the aicc-tune installed next to the tool.
+v=$(/usr/sbin/aicc tune --help 2>&1)
+[[ $v == "usage: aicc-tune "* ]]
+result "/usr/sbin/aicc tune finds the installed aicc-tune" $? "aicc tune --help: '$v'"
+
 # The shipped example profile is valid for the installed tool.
 AICC_MKFAKE=${AICC_MKFAKE:-$top/build/aicc-mkfake}
 if [ -x "$AICC_MKFAKE" ]; then
@@ -321,7 +327,7 @@ pkg_installed aicc-tools && left="$left aicc-tools"
 dkms_registered && left="$left dkms:$name"
 [ -e "$srcdir" ] && left="$left $srcdir"
 for f in /lib/modules/*/updates/dkms/tcp_aicc.ko* \
-	 /lib/modules/*/updates/dkms/aicc_roce.ko* /usr/sbin/aicc \
+	 /lib/modules/*/updates/dkms/aicc_roce.ko* /usr/sbin/aicc /usr/sbin/aicc-tune \
 	 /lib/systemd/system/aicc-profile.service \
 	 /etc/systemd/system/multi-user.target.wants/aicc-profile.service; do
 	[ -e "$f" ] || [ -L "$f" ] && left="$left $f"

@@ -980,7 +980,8 @@ static int cmd_default(int argc, char **argv)
 
 static const struct cmd select_cmds[] = {
 	{ "default", cmd_default, "[NAME]", "show or set the system default" },
-	{ "route", cmd_route, "add|del PREFIX [via GW] [dev DEV] [PROFILE] | list",
+	{ "route", cmd_route,
+	  "add|del PREFIX [via GW] [dev DEV] [PROFILE] [usec-ts] | list",
 	  "per-route congctl" },
 	{ "get", cmd_get, "ADDR", "what a connection to ADDR would use" },
 	{ NULL, NULL, NULL, NULL }

@@ -469,7 +469,8 @@ int main(int argc, char **argv)
 	sc = sim_parse_scenario(argv[optind]);
 	if (sc < 0)
 		die("unknown scenario '%s'%s", argv[optind],
-		    " (long, stagger, incast, alltoall, allreduce, rpc, pipeline)");
+		    " (long, stagger, incast, alltoall, allreduce, rpc, pipeline,"
+		    " reverse)");
 	c.scenario = sc;
 
 	if (pfile) {

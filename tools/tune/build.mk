@@ -159,3 +159,5 @@ tune-roce: $(BUILD)/aicc-tune
 
 install-aicc-tune: $(BUILD)/aicc-tune
 	install -D -m 0755 $(BUILD)/aicc-tune $(DESTDIR)$(PREFIX)/sbin/aicc-tune
+	install -D -m 0644 tools/tune/aicc-tune.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/aicc-tune.8
