@@ -51,4 +51,5 @@ check-abi-doc:
 		"files=/aicc/:global files:$(AICC_GLOBAL_FILES)" \
 		"files=/tcp_aicc/parameters/:module parameters:$(AICC_PARAMS)" \
 		"knobs=/<profile>/" "stats=/<profile>/stats/" \
-		"ranges=/<profile>/"
+		"ranges=/<profile>/" \
+		"defaults=/<profile>/:module/core/aicc_defaults.h:uapi/aicc.h"

@@ -19,6 +19,12 @@
 #                                    range and (RK rows) default: "Range: LO
 #                                    to HI", or "range LO..HI; default D"
 #              files=PATH:NAME:F,... each listed file F, as test NAME
+#              defaults=PATH:DEFAULTS.h:UAPI.h
+#                                    every knob's entry gives its default
+#                                    for each profile as the defaults
+#                                    header has it: "Defaults: aicc 66;
+#                                    aicc_lat 50; aicc_bulk 30" (knobs and
+#                                    profiles by their enums in UAPI.h)
 #
 # make check-abi-doc and make check-roce-abi-doc run it
 # (selftests/core/build.mk, selftests/rdma/build.mk).
@@ -55,7 +61,11 @@ for c in "$@"; do
 	case $c in
 	knobs=?*|stats=?*|ranges=?*) ;;
 	files=?*:?*:?*) ;;
-	*) die "bad CHECK '$c' (knobs=PATH, stats=PATH, ranges=PATH or files=PATH:NAME:F,...)" ;;
+	defaults=?*:?*:?*)
+		IFS=: read -r _ dh uh <<< "${c#defaults=}"
+		[ -r "$dh" ] || die "cannot read defaults header '$dh'"
+		[ -r "$uh" ] || die "cannot read uapi header '$uh'" ;;
+	*) die "bad CHECK '$c' (knobs=PATH, stats=PATH, ranges=PATH, files=PATH:NAME:F,... or defaults=PATH:DEFAULTS.h:UAPI.h)" ;;
 	esac
 done
 
@@ -129,12 +139,71 @@ ranges()
 	fi
 }
 
+# defaults PATH DEFAULTS.h UAPI.h: every knob's entry gives each profile's
+# default as the header's table does
+defaults()
+{
+	local path=$1 name want text n=0 bad=
+
+	while IFS='|' read -r name want; do
+		n=$((n + 1))
+		text=$(entry "$path" "$name")
+		case $text in
+		*"$want"*) ;;
+		*) bad="$bad $name (wants '$want')" ;;
+		esac
+	done < <(awk '
+		# the enums give each designator its index
+		FILENAME == ARGV[1] && /^enum aicc_(knob|profile)_id/ {
+			en = ($2 == "aicc_knob_id") ? "k" : "p"; i = 0; next }
+		FILENAME == ARGV[1] && en != "" && /^};/ { en = ""; next }
+		FILENAME == ARGV[1] && en != "" &&
+			match($1, /^AICC_(K|PROF)_[A-Z0-9_]+/) {
+			idx[substr($1, RSTART, RLENGTH)] = i++; next }
+		# the tables give the names
+		FILENAME == ARGV[2] && match($0, /\[AICC_(K|PROF)_[A-Z0-9_]+\]/) {
+			d = substr($0, RSTART + 1, RLENGTH - 2); pend = d }
+		FILENAME == ARGV[2] && pend != "" && match($0, /"[a-z0-9_]+"/) {
+			nm = substr($0, RSTART + 1, RLENGTH - 2)
+			if (pend ~ /^AICC_K_/) kname[idx[pend]] = nm
+			else pname[idx[pend]] = nm
+			pend = ""; next }
+		# the defaults header gives the values, a row per profile
+		FILENAME == ARGV[3] && match($0, /\[AICC_PROF_[A-Z0-9_]+\]/) {
+			row = idx[substr($0, RSTART + 1, RLENGTH - 2)]; k = 0
+			inrow = 1; next }
+		FILENAME == ARGV[3] && inrow && /^[ \t]*},/ { inrow = 0; next }
+		FILENAME == ARGV[3] && inrow {
+			gsub(/[ \t]/, ""); nf = split($0, v, ",")
+			for (j = 1; j <= nf; j++)
+				if (v[j] != "") val[row, k++] = v[j]
+			nk = k }
+		END {
+			for (i = 0; i < nk; i++) {
+				w = "Defaults:"
+				for (r = 0; (r in pname); r++)
+					w = w (r ? ";" : "") " " pname[r] " " val[r, i]
+				print kname[i] "|" w
+			}
+		}' "$3" "$tables" "$2")
+	if [ "$n" -ge 20 ] && [ -z "$bad" ]; then
+		ktap_pass "all $n $label""knob defaults documented as in the header"
+	else
+		ktap_fail "all $label""knob defaults documented as in the header" \
+			"found $n, wrong:$bad"
+	fi
+}
+
 ktap_plan $#
 for c in "$@"; do
 	case $c in
 	knobs=*) all_of knobs 20 "${c#knobs=}" "${knobs[@]}" ;;
 	stats=*) all_of counters 10 "${c#stats=}" "${stats[@]}" ;;
 	ranges=*) ranges "${c#ranges=}" ;;
+	defaults=*)
+		IFS=: read -r path dh uh <<< "${c#defaults=}"
+		defaults "$path" "$dh" "$uh"
+		;;
 	files=*)
 		IFS=: read -r path name list <<< "${c#files=}"
 		missing=$(documented "$path" ${list//,/ })
