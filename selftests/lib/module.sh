@@ -28,6 +28,9 @@
 #                                # listener on PORT in network namespace NS
 #                                # ("" for the test's own); status 1 and a
 #                                # diagnostic if none comes up
+#   mod_wait_conn NS PORT [SECONDS]
+#                                # the same for an established connection
+#                                # to PORT (a client's flow has begun)
 #
 # At exit (mod_cleanup): processes killed, namespaces deleted, mod_restore,
 # the directory removed, mod_settle seconds of sleep, tcp_aicc unloaded.
@@ -111,6 +114,25 @@ mod_wait_listen()
 	until "${in[@]}" ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; do
 		if [ "$SECONDS" -ge "$end" ]; then
 			ktap_info "nothing listens on TCP port $port${ns:+ in $ns} after $secs s"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# mod_wait_conn NS PORT [SECONDS]: poll ss(8) until a TCP connection to port
+# PORT is established in NS, instead of sleeping a fixed time after starting
+# a client whose flow the next check needs.
+mod_wait_conn()
+{
+	local ns=$1 port=$2 secs=${3:-10} end in=()
+
+	end=$((SECONDS + secs))
+	[ -n "$ns" ] && in=(ip netns exec "$ns")
+	until "${in[@]}" ss -Htn state established "dport = :$port" 2>/dev/null |
+		grep -q .; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			ktap_info "no connection to TCP port $port${ns:+ in $ns} after $secs s"
 			return 1
 		fi
 		sleep 0.1

@@ -305,7 +305,7 @@ mod_wait_listen "" $port
 # 19: rmmod refused while a socket uses aicc
 run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 3 --cc aicc > /dev/null 2>&1 &
 gp=$!
-sleep 1
+mod_wait_conn "" $port
 if rmmod tcp_aicc 2>/dev/null; then
 	ktap_fail "rmmod refused while a flow uses aicc" "module went away"
 	insmod "$ko"
