@@ -64,6 +64,11 @@ kmods:
 		grep -E 'warning|error' $$d/build.log || true; \
 	done
 
+# $(call module_params,FILES): the module parameters the module_param()
+# lines of FILES declare, comma-separated (check-abi-doc, check-roce-abi-doc)
+module_params = $(shell sed -n 's/^module_param.\([a-z0-9_]*\),.*/\1/p' \
+	$(1) | paste -sd, -)
+
 include $(sort $(wildcard tools/*/build.mk selftests/*/build.mk)) \
 	$(wildcard selftests/build.mk)
 

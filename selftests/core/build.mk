@@ -36,20 +36,17 @@ check-ktap: $(BUILD)/test_ktap
 	$(BUILD)/test_ktap
 
 # every sysfs file of tcp_aicc.ko has its Documentation/ABI entry: the
-# global files, each knob and counter of module/core/aicc_tables.c
+# global files, every module parameter, each knob and counter of
+# module/core/aicc_tables.c, their ranges and defaults
 AICC_GLOBAL_FILES := version,rate_memory,rate_memory_entries,rate_memory_used, \
 	model,model_unload,model_loads,model_rejects
-# and every module parameter (/sys/module/tcp_aicc/parameters/), read from
-# the module_param() lines
-AICC_PARAMS := $(shell sed -n 's/^module_param.\([a-z0-9_]*\),.*/\1/p' \
-	module/*.c | paste -sd, -)
 
 .PHONY: check-abi-doc
 check-abi-doc:
 	bash selftests/lib/check_abi_doc.sh -t module/core/aicc_tables.c \
 		-d Documentation/ABI/testing/sysfs-kernel-aicc \
 		"files=/aicc/:global files:$(AICC_GLOBAL_FILES)" \
-		"files=/tcp_aicc/parameters/:module parameters:$(AICC_PARAMS)" \
+		"files=/tcp_aicc/parameters/:module parameters:$(call module_params,module/*.c)" \
 		"knobs=/<profile>/" "stats=/<profile>/stats/" \
 		"ranges=/<profile>/" \
 		"defaults=/<profile>/:module/core/aicc_defaults.h:uapi/aicc.h"

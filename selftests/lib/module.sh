@@ -100,41 +100,39 @@ mod_load_or_skip()
 	mod_load || ktap_skip_all "insmod failed"
 }
 
-# mod_wait_listen NS PORT [SECONDS]: poll ss(8) until something listens on
-# TCP port PORT, instead of sleeping a fixed time after starting a server
-# (under emulation a server can take seconds to get there).  The bound is
-# elapsed time, not a number of polls: one ss takes seconds on a debug
-# kernel.
-mod_wait_listen()
+# mod_wait_ss NS SECONDS WHAT SS-ARGS...: poll ss(8) in network namespace NS
+# ("" for the test's own) until it lists a socket, for at most SECONDS of
+# elapsed time (one ss takes seconds on a debug kernel, so not a number of
+# polls); status 1 and "no WHAT after SECONDS s" if none shows up.
+mod_wait_ss()
 {
-	local ns=$1 port=$2 secs=${3:-10} end in=()
+	local ns=$1 secs=$2 what=$3 end in=()
 
+	shift 3
 	end=$((SECONDS + secs))
 	[ -n "$ns" ] && in=(ip netns exec "$ns")
-	until "${in[@]}" ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; do
+	until "${in[@]}" ss -H "$@" 2>/dev/null | grep -q .; do
 		if [ "$SECONDS" -ge "$end" ]; then
-			ktap_info "nothing listens on TCP port $port${ns:+ in $ns} after $secs s"
+			ktap_info "no $what${ns:+ in $ns} after $secs s"
 			return 1
 		fi
 		sleep 0.1
 	done
 }
 
-# mod_wait_conn NS PORT [SECONDS]: poll ss(8) until a TCP connection to port
-# PORT is established in NS, instead of sleeping a fixed time after starting
-# a client whose flow the next check needs.
+# mod_wait_listen NS PORT [SECONDS]: wait for a TCP listener on PORT instead
+# of sleeping a fixed time after starting a server (under emulation a server
+# can take seconds to get there).
+mod_wait_listen()
+{
+	mod_wait_ss "$1" "${3:-10}" "TCP listener on port $2" -ltn "sport = :$2"
+}
+
+# mod_wait_conn NS PORT [SECONDS]: wait for an established TCP connection to
+# PORT, instead of sleeping a fixed time after starting a client whose flow
+# the next check needs.
 mod_wait_conn()
 {
-	local ns=$1 port=$2 secs=${3:-10} end in=()
-
-	end=$((SECONDS + secs))
-	[ -n "$ns" ] && in=(ip netns exec "$ns")
-	until "${in[@]}" ss -Htn state established "dport = :$port" 2>/dev/null |
-		grep -q .; do
-		if [ "$SECONDS" -ge "$end" ]; then
-			ktap_info "no connection to TCP port $port${ns:+ in $ns} after $secs s"
-			return 1
-		fi
-		sleep 0.1
-	done
+	mod_wait_ss "$1" "${3:-10}" "connection to TCP port $2" \
+		-tn state established "dport = :$2"
 }

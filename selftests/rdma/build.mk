@@ -27,15 +27,13 @@ check-roce-law: $(BUILD)/test_roce_law
 # every sysfs file of aicc_roce.ko has its Documentation/ABI entry: each
 # knob and counter of module/roce/roce_tables.c, flows and flow_slots, and
 # every module parameter (from the module_param() lines)
-ROCE_PARAMS := $(shell sed -n 's/^module_param.\([a-z0-9_]*\),.*/\1/p' \
-	module/roce/*.c | paste -sd, -)
 check-roce-abi-doc:
 	bash selftests/lib/check_abi_doc.sh -t module/roce/roce_tables.c -l RoCE \
 		-d Documentation/ABI/testing/sysfs-kernel-aicc \
 		"knobs=/aicc/roce/" "stats=/aicc/roce/stats/" \
 		"ranges=/aicc/roce/" \
 		"files=/aicc/roce/:flows and flow_slots:flows,flow_slots" \
-		"files=/aicc_roce/parameters/:module parameters:$(ROCE_PARAMS)"
+		"files=/aicc_roce/parameters/:module parameters:$(call module_params,module/roce/*.c)"
 
 check-rdma-tool: $(BUILD)/aicc
 	@AICC=$(BUILD)/aicc bash selftests/rdma/check_rdma_tool.sh; rc=$$?; \
