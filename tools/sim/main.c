@@ -50,6 +50,8 @@ static const char usage[] =
 "  --kernel-pacing    pace as Linux does: the first ten segments unpaced,\n"
 "                     the packet after an idle pacer up to half a packet\n"
 "                     time early (and aicc's hold after a resume)\n"
+"  --no-rack          detect loss by three later packets delivered only,\n"
+"                     not also by RACK's time rule\n"
 "  --stagger-ms S     stagger: flows join S ms apart and leave in reverse\n"
 "                     order S ms apart, measured over the whole interval\n"
 "                     where all are active (aiccgen bulk --stagger S\n"
@@ -69,7 +71,7 @@ enum {
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
 	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
-	O_TS_TICK, O_PRECONN, O_KPACE, O_STAGGER, O_CJIT,
+	O_TS_TICK, O_PRECONN, O_KPACE, O_NORACK, O_STAGGER, O_CJIT,
 };
 
 static const struct option opts[] = {
@@ -103,6 +105,7 @@ static const struct option opts[] = {
 	{ "no-idle-restart", no_argument, NULL, O_NOIDLE },
 	{ "preconnect", no_argument, NULL, O_PRECONN },
 	{ "kernel-pacing", no_argument, NULL, O_KPACE },
+	{ "no-rack", no_argument, NULL, O_NORACK },
 	{ "ts-tick-us", required_argument, NULL, O_TS_TICK },
 	{ "stagger-ms", required_argument, NULL, O_STAGGER },
 	{ "connect-jitter-us", required_argument, NULL, O_CJIT },
@@ -204,10 +207,11 @@ static void print_json(const struct sim_config *c, const struct sim_result *r,
 			"\"loss\": %llu, \"start_exits\": %llu, "
 			"\"idle_resumes\": %llu, \"idle_resets\": %llu},\n");
 	printf("  \"drops_window\": %llu, \"drops_warm\": %llu, "
-	       "\"rtos_warm\": %llu,\n",
+	       "\"rtos_warm\": %llu, \"rack_timer\": %llu,\n",
 	       (unsigned long long)r->drops_win,
 	       (unsigned long long)r->drops_warm,
-	       (unsigned long long)r->rtos_warm);
+	       (unsigned long long)r->rtos_warm,
+	       (unsigned long long)r->reo_timeouts);
 	printf("  \"fct\": [");
 	for (i = 0; i < SIM_NR_FCT; i++) {
 		const struct sim_fct_class *f = &r->fct[i];
@@ -260,8 +264,10 @@ static void print_table(const struct sim_config *c,
 	       (unsigned long long)r->drops_win,
 	       (unsigned long long)r->ecn_marks,
 	       (unsigned long long)r->ack_drops);
-	printf("timeouts      %llu (%llu in window)\n",
-	       (unsigned long long)r->rtos, (unsigned long long)r->rtos_win);
+	printf("timeouts      %llu (%llu in window); RACK's timer found "
+	       "losses %llu times\n",
+	       (unsigned long long)r->rtos, (unsigned long long)r->rtos_win,
+	       (unsigned long long)r->reo_timeouts);
 	if (r->drops_warm != r->drops_win || r->rtos_warm != r->rtos_win)
 		printf("past cold start %llu dropped, %llu timeouts (after the "
 		       "first iteration)\n",
@@ -433,6 +439,9 @@ int main(int argc, char **argv)
 			break;
 		case O_KPACE:
 			c.kernel_pacing = true;
+			break;
+		case O_NORACK:
+			c.no_rack = true;
 			break;
 		case O_STAGGER:
 			/* fractional, as the tuner's testbed case has it */

@@ -7,7 +7,9 @@
  * output port is a FIFO whose departure times are known on arrival, so a
  * packet costs one event per hop.  Senders keep a per-packet scoreboard as
  * Linux does (send time, 'delivered' at send, app-limited) and detect loss
- * when SIM_DUPTHRESH packets sent later have been delivered; receivers ACK
+ * when SIM_DUPTHRESH packets sent later have been delivered, or, as RACK, a
+ * packet sent later was delivered and this one is older than that one's RTT
+ * plus a reordering window; receivers ACK
  * every 'delack' packets (or on timeout, or at once when out of order) and
  * echo the CE count of the packets they acknowledge.
  */
@@ -225,6 +227,25 @@ static void rto_arm(struct sim *s, struct flow *f)
 	f->rto_deadline = s->now + sim_rto_ps(s, f) +
 		(f->next_tx_ps > s->now ? f->next_tx_ps - s->now : 0);
 	f->rto_armed = true;
+	f->reo_pending = false;
+	if (!f->rto_ev || f->rto_ev > f->rto_deadline) {
+		f->rto_ev = f->rto_deadline;
+		sim_push(s, f->rto_ev, EV_RTO, f->id);
+	}
+}
+
+/*
+ * RACK's reordering timer in the RTO's place (tcp_rack_mark_lost()): in
+ * left, plus two jiffies at HZ=250, never later than the RTO.
+ */
+static void reo_arm(struct sim *s, struct flow *f, u64 left)
+{
+	u64 rto = sim_rto_ps(s, f);
+
+	left += 8000 * PS_PER_US;
+	f->rto_deadline = s->now + (left < rto ? left : rto);
+	f->rto_armed = true;
+	f->reo_pending = true;
 	if (!f->rto_ev || f->rto_ev > f->rto_deadline) {
 		f->rto_ev = f->rto_deadline;
 		sim_push(s, f->rto_ev, EV_RTO, f->id);
@@ -600,6 +621,7 @@ static void on_data(struct sim *s, struct flow *f, struct pkt *p)
 /* ---- sender: ACK processing ---- */
 
 struct ack_scan {
+	u64 now;
 	u32 acked;
 	u64 best_tx;		/* newest newly delivered packet */
 	struct seg *best;
@@ -615,6 +637,16 @@ static void deliver(struct flow *f, struct seg *g, struct ack_scan *a)
 	a->acked++;
 	if (g->tx_order > f->max_del_order)
 		f->max_del_order = g->tx_order;
+	/*
+	 * tcp_rack_advance(): a retransmission delivered sooner than the
+	 * minimum RTT may be the original's delivery, and does not count
+	 */
+	if (!(g->flags & SEGF_RETX) ||
+	    (f->min_rtt_ps && a->now - g->tx_ps >= f->min_rtt_ps)) {
+		f->rack_rtt_ps = a->now - g->tx_ps;
+		if (g->tx_order > f->rack_order)
+			f->rack_order = g->tx_order;
+	}
 	if (!a->best || g->tx_ps >= a->best_tx) {
 		a->best = g;
 		a->best_tx = g->tx_ps;
@@ -638,11 +670,87 @@ static void rtt_update(struct flow *f, u64 rtt)
 	}
 }
 
+/*
+ * Mark the packets lost that SIM_DUPTHRESH packets sent later, or RACK's
+ * time rule (tcp_rack_detect_loss()), say are, oldest first; they go to
+ * the retransmission queue.  *left: how long until the oldest packet that
+ * RACK waits for is lost, 0 if none.
+ */
+static u32 mark_lost(struct sim *s, struct flow *f, u64 *left)
+{
+	u64 reo = 0;
+	u32 losses = 0;
+
+	/*
+	 * tcp_rack_reo_wnd() with no reordering seen: none in recovery,
+	 * else a quarter of the minimum RTT, at most srtt
+	 */
+	if (!f->in_recov) {
+		reo = f->min_rtt_ps / 4;
+		if (reo > f->srtt_ps)
+			reo = f->srtt_ps;
+	}
+	*left = 0;
+	while (!qring_empty(&f->txq)) {
+		u64 e = qring_front(&f->txq), due;
+		u32 seq = (u32)e, ord = (u32)(e >> 32);
+		struct seg *g;
+
+		if (seq < f->snd_una) {
+			qring_pop(&f->txq);
+			continue;
+		}
+		g = seg_of(f, seq);
+		if (g->state != SEG_OUT || g->tx_order != ord) {
+			qring_pop(&f->txq);
+			continue;
+		}
+		if (ord + SIM_DUPTHRESH > f->max_del_order) {
+			if (s->c->no_rack || ord >= f->rack_order)
+				break;
+			due = g->tx_ps + f->rack_rtt_ps + reo;
+			if (due > s->now) {
+				*left = due - s->now;
+				break;
+			}
+		}
+		g->state = SEG_LOST;
+		f->inflight--;
+		losses++;
+		qring_pop(&f->txq);
+		if (qring_push(&f->rq, seq))
+			s->oom = true;
+	}
+	if (losses && !f->in_recov) {
+		f->in_recov = true;
+		f->recov_end = f->snd_nxt;
+	}
+	return losses;
+}
+
+/*
+ * RACK's reordering timer (tcp_rack_reo_timeout()): the packets now
+ * overdue are lost and retransmitted, without the congestion control
+ * hearing of it (the next ACK's rate sample counts only the losses that
+ * ACK marks) and without a timeout's backoff; then the RTO is armed.
+ */
+static void on_reo(struct sim *s, struct flow *f)
+{
+	u64 left;
+
+	f->reo_pending = false;
+	if (mark_lost(s, f, &left))
+		s->r->reo_timeouts++;
+	rto_arm(s, f);
+	flow_fill(s, f);
+}
+
 static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 {
-	struct ack_scan a = { 0 };
+	struct ack_scan a = { .now = s->now };
 	struct aicc_sample smp;
-	u32 losses = 0, i, una0 = f->snd_una, prior_inflight = f->inflight;
+	u32 losses, i, una0 = f->snd_una, prior_inflight = f->inflight;
+	u64 reo_left;
 
 	if (p->seq > f->snd_nxt)
 		return;		/* cannot happen; be safe */
@@ -665,31 +773,15 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	f->delivered_ce += p->ce;
 	if (f->app_limited && f->delivered > f->app_limited)
 		f->app_limited = 0;
+	if (f->in_recov && f->snd_una >= f->recov_end)
+		f->in_recov = false;
+	if (a.rtt_tx) {
+		u64 rtt = s->now - (a.rtt_tx - 1);
 
-	/* loss: SIM_DUPTHRESH packets sent later were delivered */
-	while (!qring_empty(&f->txq)) {
-		u64 e = qring_front(&f->txq);
-		u32 seq = (u32)e, ord = (u32)(e >> 32);
-		struct seg *g;
-
-		if (seq < f->snd_una) {
-			qring_pop(&f->txq);
-			continue;
-		}
-		g = seg_of(f, seq);
-		if (g->state != SEG_OUT || g->tx_order != ord) {
-			qring_pop(&f->txq);
-			continue;
-		}
-		if (ord + SIM_DUPTHRESH > f->max_del_order)
-			break;
-		g->state = SEG_LOST;
-		f->inflight--;
-		losses++;
-		qring_pop(&f->txq);
-		if (qring_push(&f->rq, seq))
-			s->oom = true;
+		if (!f->min_rtt_ps || rtt < f->min_rtt_ps)
+			f->min_rtt_ps = rtt;
 	}
+	losses = mark_lost(s, f, &reo_left);
 
 	memset(&smp, 0, sizeof(smp));
 	smp.now_ns = s->now / PS_PER_NS;
@@ -719,10 +811,12 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 
 	if (f->snd_una != una0 || a.acked) {
 		f->backoff = 0;
-		if (f->snd_una < f->snd_nxt)
-			rto_arm(s, f);
-		else
+		if (f->snd_una >= f->snd_nxt)
 			f->rto_armed = false;
+		else if (reo_left)
+			reo_arm(s, f, reo_left);
+		else
+			rto_arm(s, f);
 	}
 	flow_fill(s, f);
 }
@@ -765,6 +859,8 @@ static void on_rto(struct sim *s, struct flow *f)
 		if (past_cold_start(s))
 			s->r->rtos_warm++;
 	}
+	f->in_recov = true;
+	f->recov_end = f->snd_nxt;
 	f->rq.head = 0;
 	f->rq.tail = 0;
 	f->txq.head = 0;
@@ -1514,7 +1610,10 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 			sim_push(s, f->rto_ev, EV_RTO, f->id);
 			break;
 		}
-		on_rto(s, f);
+		if (f->reo_pending)
+			on_reo(s, f);
+		else
+			on_rto(s, f);
 		break;
 	case EV_DELACK:
 		f = &s->flows[e->arg];

@@ -103,6 +103,12 @@ struct sim_config {
 	 */
 	bool kernel_pacing;
 	/*
+	 * loss detection by the dupthresh rule alone (SIM_DUPTHRESH packets
+	 * sent later delivered); default: also RACK's time rule, as Linux
+	 * with net.ipv4.tcp_recovery=1 (Documentation/simulator.rst)
+	 */
+	bool no_rack;
+	/*
 	 * stagger: flows join this far apart and leave in reverse order as
 	 * far apart, measured over the whole interval where all are active
 	 * (aiccgen bulk --stagger --leave); 0: time_ms / (2 flows) apart,
@@ -166,6 +172,7 @@ struct sim_result {
 	u64 pkts_sent, retrans, rtos;
 	u64 rtos_win;		/* ... of which in the measurement window */
 	u64 rtos_warm;		/* ... and after the first iteration */
+	u64 reo_timeouts;	/* RACK's timer found losses (not in rtos) */
 	u64 acks_sent;
 	/* flows */
 	struct sim_fct_class fct[SIM_NR_FCT];

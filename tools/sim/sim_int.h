@@ -180,6 +180,16 @@ struct flow {
 	struct qring rq;	/* retransmission queue: seq */
 	struct qring hq;	/* packets handed to the host (fq), by EDT */
 	u32 tx_order, max_del_order;
+	/*
+	 * RACK (tcp_rack_advance()): the send order and RTT of the packet
+	 * delivered last, the path's minimum RTT (0: none yet), and the
+	 * recovery that a loss or timeout opened, until snd_una passes
+	 * recov_end (reo_wnd is 0 in it); reo_pending: the timer armed is
+	 * RACK's reordering timer, not the RTO
+	 */
+	u32 rack_order, recov_end;
+	u64 rack_rtt_ps, min_rtt_ps;
+	bool in_recov, reo_pending;
 	u32 inflight, delivered, delivered_ce, app_limited;
 	u64 next_tx_ps, last_tx_ps;
 	u64 last_ack_ps;	/* when the last ACK was processed */
