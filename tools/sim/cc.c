@@ -142,6 +142,25 @@ static void reno_on_rto(struct sim *s, struct flow *f)
 	r->high_seq = f->snd_nxt;
 }
 
+/*
+ * A loss a tail-loss probe repaired: tcp_init_cwnd_reduction() and
+ * tcp_end_cwnd_reduction() leave cwnd at ssthresh() (tcp_reno_ssthresh(),
+ * dctcp_ssthresh()).
+ */
+static void reno_on_tlp_loss(struct sim *s, struct flow *f)
+{
+	reno_cut(s, f, f->cwnd / 2);
+	s->r->cc_loss_cuts++;
+}
+
+static void dctcp_on_tlp_loss(struct sim *s, struct flow *f)
+{
+	struct cc_reno *r = &f->cc.reno;
+
+	reno_cut(s, f, f->cwnd - (u32)(((u64)f->cwnd * r->alpha) >> 11));
+	s->r->cc_loss_cuts++;
+}
+
 /* Linux tcp_cwnd_restart(): halve per RTO of idle, down to the IW. */
 static void reno_on_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
 {
@@ -166,6 +185,7 @@ const struct sim_cc_ops sim_cc_reno = {
 	.on_ack = reno_on_ack,
 	.on_rto = reno_on_rto,
 	.on_tx_start = reno_on_tx_start,
+	.on_tlp_loss = reno_on_tlp_loss,
 };
 
 const struct sim_cc_ops sim_cc_dctcp = {
@@ -174,6 +194,7 @@ const struct sim_cc_ops sim_cc_dctcp = {
 	.on_ack = dctcp_on_ack,
 	.on_rto = reno_on_rto,
 	.on_tx_start = reno_on_tx_start,
+	.on_tlp_loss = dctcp_on_tlp_loss,
 };
 
 /* ---- Swift ---- */

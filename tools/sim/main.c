@@ -52,6 +52,8 @@ static const char usage[] =
 "                     time early (and aicc's hold after a resume)\n"
 "  --no-rack          detect loss by three later packets delivered only,\n"
 "                     not also by RACK's time rule\n"
+"  --tlp              send tail-loss probes as Linux does (off: a lost tail\n"
+"                     waits for the RTO)\n"
 "  --stagger-ms S     stagger: flows join S ms apart and leave in reverse\n"
 "                     order S ms apart, measured over the whole interval\n"
 "                     where all are active (aiccgen bulk --stagger S\n"
@@ -71,7 +73,7 @@ enum {
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
 	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
-	O_TS_TICK, O_PRECONN, O_KPACE, O_NORACK, O_STAGGER, O_CJIT,
+	O_TS_TICK, O_PRECONN, O_KPACE, O_NORACK, O_TLP, O_STAGGER, O_CJIT,
 };
 
 static const struct option opts[] = {
@@ -106,6 +108,7 @@ static const struct option opts[] = {
 	{ "preconnect", no_argument, NULL, O_PRECONN },
 	{ "kernel-pacing", no_argument, NULL, O_KPACE },
 	{ "no-rack", no_argument, NULL, O_NORACK },
+	{ "tlp", no_argument, NULL, O_TLP },
 	{ "ts-tick-us", required_argument, NULL, O_TS_TICK },
 	{ "stagger-ms", required_argument, NULL, O_STAGGER },
 	{ "connect-jitter-us", required_argument, NULL, O_CJIT },
@@ -207,11 +210,14 @@ static void print_json(const struct sim_config *c, const struct sim_result *r,
 			"\"loss\": %llu, \"start_exits\": %llu, "
 			"\"idle_resumes\": %llu, \"idle_resets\": %llu},\n");
 	printf("  \"drops_window\": %llu, \"drops_warm\": %llu, "
-	       "\"rtos_warm\": %llu, \"rack_timer\": %llu,\n",
+	       "\"rtos_warm\": %llu, \"rack_timer\": %llu, \"tlps\": %llu, "
+	       "\"tlp_repairs\": %llu,\n",
 	       (unsigned long long)r->drops_win,
 	       (unsigned long long)r->drops_warm,
 	       (unsigned long long)r->rtos_warm,
-	       (unsigned long long)r->reo_timeouts);
+	       (unsigned long long)r->reo_timeouts,
+	       (unsigned long long)r->tlps,
+	       (unsigned long long)r->tlp_losses);
 	printf("  \"fct\": [");
 	for (i = 0; i < SIM_NR_FCT; i++) {
 		const struct sim_fct_class *f = &r->fct[i];
@@ -265,9 +271,11 @@ static void print_table(const struct sim_config *c,
 	       (unsigned long long)r->ecn_marks,
 	       (unsigned long long)r->ack_drops);
 	printf("timeouts      %llu (%llu in window); RACK's timer found "
-	       "losses %llu times\n",
+	       "losses %llu times; %llu tail-loss probes, %llu repaired a "
+	       "loss\n",
 	       (unsigned long long)r->rtos, (unsigned long long)r->rtos_win,
-	       (unsigned long long)r->reo_timeouts);
+	       (unsigned long long)r->reo_timeouts,
+	       (unsigned long long)r->tlps, (unsigned long long)r->tlp_losses);
 	if (r->drops_warm != r->drops_win || r->rtos_warm != r->rtos_win)
 		printf("past cold start %llu dropped, %llu timeouts (after the "
 		       "first iteration)\n",
@@ -442,6 +450,9 @@ int main(int argc, char **argv)
 			break;
 		case O_NORACK:
 			c.no_rack = true;
+			break;
+		case O_TLP:
+			c.tlp = true;
 			break;
 		case O_STAGGER:
 			/* fractional, as the tuner's testbed case has it */

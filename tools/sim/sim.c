@@ -228,10 +228,61 @@ static void rto_arm(struct sim *s, struct flow *f)
 		(f->next_tx_ps > s->now ? f->next_tx_ps - s->now : 0);
 	f->rto_armed = true;
 	f->reo_pending = false;
+	f->tlp_pending = false;
 	if (!f->rto_ev || f->rto_ev > f->rto_deadline) {
 		f->rto_ev = f->rto_deadline;
 		sim_push(s, f->rto_ev, EV_RTO, f->id);
 	}
+}
+
+/*
+ * tcp_rearm_rto() when the timer that fired was RACK's or a probe's that
+ * sent nothing: the RTO counts from when the oldest packet out was sent.
+ */
+static void rto_arm_head(struct sim *s, struct flow *f)
+{
+	u64 t = seg_of(f, f->snd_una)->tx_ps + sim_rto_ps(s, f);
+
+	rto_arm(s, f);
+	if (t > s->now && t < f->rto_deadline)
+		f->rto_deadline = t;
+	else if (t <= s->now)
+		f->rto_deadline = s->now;
+	if (f->rto_ev > f->rto_deadline) {
+		f->rto_ev = f->rto_deadline;
+		sim_push(s, f->rto_ev, EV_RTO, f->id);
+	}
+}
+
+/*
+ * After an ACK or new data sent (tcp_set_xmit_timer(),
+ * tcp_schedule_loss_probe()): with --tlp and outside a recovery, the
+ * timer is a tail-loss probe's, due in twice srtt plus two jiffies at
+ * HZ=250 (plus 200 ms, a delayed ACK's allowance, with one packet out; 1 s
+ * with no RTT yet), or when the RTO would be if that is sooner; otherwise
+ * the RTO's.
+ */
+static void xmit_timer_arm(struct sim *s, struct flow *f)
+{
+	u64 pto;
+
+	rto_arm(s, f);
+	if (!s->c->tlp || f->in_recov)
+		return;
+	if (!f->srtt_ps)
+		pto = 1000000 * PS_PER_US;
+	else
+		pto = 2 * f->srtt_ps + (f->snd_nxt - f->snd_una == 1 ?
+					200000 : 8000) * PS_PER_US;
+	pto += f->next_tx_ps > s->now ? f->next_tx_ps - s->now : 0;
+	if (s->now + pto < f->rto_deadline) {
+		f->rto_deadline = s->now + pto;
+		if (f->rto_ev > f->rto_deadline) {
+			f->rto_ev = f->rto_deadline;
+			sim_push(s, f->rto_ev, EV_RTO, f->id);
+		}
+	}
+	f->tlp_pending = true;
 }
 
 /*
@@ -246,6 +297,7 @@ static void reo_arm(struct sim *s, struct flow *f, u64 left)
 	f->rto_deadline = s->now + (left < rto ? left : rto);
 	f->rto_armed = true;
 	f->reo_pending = true;
+	f->tlp_pending = false;
 	if (!f->rto_ev || f->rto_ev > f->rto_deadline) {
 		f->rto_ev = f->rto_deadline;
 		sim_push(s, f->rto_ev, EV_RTO, f->id);
@@ -404,7 +456,7 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	if (qring_push(&f->txq, (u64)g->tx_order << 32 | seq))
 		s->oom = true;
 	if (!f->rto_armed)
-		rto_arm(s, f);
+		xmit_timer_arm(s, f);
 	p = &s->pk[i];
 	p->flow = f->id;
 	p->seq = seq;
@@ -525,7 +577,8 @@ static void send_ack(struct sim *s, struct flow *f)
 	p->wire = SIM_ACK_WIRE;
 	p->len = 0;
 	p->hop = 1;
-	p->flags = P_ACK;
+	p->flags = P_ACK | (f->rcv_dsack ? P_DSACK : 0);
+	f->rcv_dsack = false;
 	p->nsack = f->nsack;
 	memcpy(p->sack, f->sack, sizeof(p->sack));
 	p->ce = f->ack_ce;
@@ -580,6 +633,7 @@ static void on_data(struct sim *s, struct flow *f, struct pkt *p)
 	if (seq < f->rcv_nxt || (seq - f->rcv_nxt <= f->rcv_mask &&
 				 f->rcv_have[seq & f->rcv_mask])) {
 		now_ack = true;		/* duplicate */
+		f->rcv_dsack = true;
 	} else {
 		if (seq - f->rcv_nxt > f->rcv_mask &&
 		    rcv_grow(f, seq - f->rcv_nxt)) {
@@ -732,7 +786,8 @@ static u32 mark_lost(struct sim *s, struct flow *f, u64 *left)
  * RACK's reordering timer (tcp_rack_reo_timeout()): the packets now
  * overdue are lost and retransmitted, without the congestion control
  * hearing of it (the next ACK's rate sample counts only the losses that
- * ACK marks) and without a timeout's backoff; then the RTO is armed.
+ * ACK marks) and without a timeout's backoff; then the RTO is armed from
+ * the oldest packet's (re)transmission.
  */
 static void on_reo(struct sim *s, struct flow *f)
 {
@@ -741,8 +796,83 @@ static void on_reo(struct sim *s, struct flow *f)
 	f->reo_pending = false;
 	if (mark_lost(s, f, &left))
 		s->r->reo_timeouts++;
-	rto_arm(s, f);
 	flow_fill(s, f);
+	rto_arm_head(s, f);
+}
+
+/*
+ * The tail-loss probe (tcp_send_loss_probe()): one new packet if there is
+ * one, whatever the window, else the last packet sent and not delivered
+ * again, unless it is still in the host; not marked lost, no backoff, the
+ * congestion control not told (a loss it repairs is never marked: RACK
+ * finds the losses before it from its ACK).  Then the RTO is armed.
+ */
+static void on_tlp(struct sim *s, struct flow *f)
+{
+	u32 seq, pi;
+
+	f->tlp_pending = false;
+	rq_clean(f);
+	if (f->tlp_out) {
+		/* one probe at a time */
+		rto_arm_head(s, f);
+		return;
+	}
+	f->tlp_retrans = false;
+	if (qring_empty(&f->rq) && has_data(s, f)) {
+		pi = flow_send(s, f);
+	} else if (qring_empty(&f->hq)) {
+		for (seq = f->snd_nxt; seq != f->snd_una; seq--)
+			if (seg_of(f, seq - 1)->state == SEG_OUT)
+				break;
+		if (seq == f->snd_una) {
+			rto_arm_head(s, f);
+			return;
+		}
+		seq--;
+		/* sent again: in flight once, as the kernel counts it */
+		seg_of(f, seq)->state = SEG_LOST;
+		f->inflight--;
+		if (qring_push(&f->rq, seq))
+			s->oom = true;
+		pi = flow_send(s, f);
+		f->tlp_retrans = true;
+	} else {
+		rto_arm_head(s, f);
+		return;
+	}
+	if (pi == SIM_NONE || qring_push(&f->hq, pi)) {
+		s->oom = true;
+		return;
+	}
+	s->r->tlps++;
+	f->tlp_out = true;
+	f->tlp_high = f->snd_nxt;
+	rto_arm(s, f);
+	flow_sched(s, f);
+}
+
+/*
+ * tcp_process_tlp_ack(): once the ACK reaches what was sent by the probe,
+ * the probe of new data is done; a retransmitted one too if the receiver
+ * reported a duplicate (the original had arrived) or nothing advanced;
+ * an ACK past it without either means the probe repaired a loss.
+ */
+static void tlp_ack(struct sim *s, struct flow *f, const struct pkt *p,
+		    bool progress)
+{
+	if (!f->tlp_out || f->snd_una < f->tlp_high)
+		return;
+	if (!f->tlp_retrans || (p->flags & P_DSACK)) {
+		f->tlp_out = false;
+	} else if (f->snd_una > f->tlp_high) {
+		f->tlp_out = false;
+		s->r->tlp_losses++;
+		if (s->ops->on_tlp_loss)
+			s->ops->on_tlp_loss(s, f);
+	} else if (!progress) {
+		f->tlp_out = false;
+	}
 }
 
 static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
@@ -775,6 +905,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 		f->app_limited = 0;
 	if (f->in_recov && f->snd_una >= f->recov_end)
 		f->in_recov = false;
+	tlp_ack(s, f, p, f->snd_una != una0 || a.acked);
 	if (a.rtt_tx) {
 		u64 rtt = s->now - (a.rtt_tx - 1);
 
@@ -816,7 +947,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 		else if (reo_left)
 			reo_arm(s, f, reo_left);
 		else
-			rto_arm(s, f);
+			xmit_timer_arm(s, f);
 	}
 	flow_fill(s, f);
 }
@@ -1612,6 +1743,8 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 		}
 		if (f->reo_pending)
 			on_reo(s, f);
+		else if (f->tlp_pending)
+			on_tlp(s, f);
 		else
 			on_rto(s, f);
 		break;

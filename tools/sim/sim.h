@@ -109,6 +109,12 @@ struct sim_config {
 	 */
 	bool no_rack;
 	/*
+	 * tail-loss probes as Linux sends them (net.ipv4.tcp_early_retrans=3,
+	 * its default); off: a lost tail waits for the RTO.  Off by default
+	 * until a recorded tuning run has them (Documentation/simulator.rst)
+	 */
+	bool tlp;
+	/*
 	 * stagger: flows join this far apart and leave in reverse order as
 	 * far apart, measured over the whole interval where all are active
 	 * (aiccgen bulk --stagger --leave); 0: time_ms / (2 flows) apart,
@@ -173,6 +179,8 @@ struct sim_result {
 	u64 rtos_win;		/* ... of which in the measurement window */
 	u64 rtos_warm;		/* ... and after the first iteration */
 	u64 reo_timeouts;	/* RACK's timer found losses (not in rtos) */
+	u64 tlps;		/* tail-loss probes sent (not in rtos) */
+	u64 tlp_losses;		/* ... that repaired a loss */
 	u64 acks_sent;
 	/* flows */
 	struct sim_fct_class fct[SIM_NR_FCT];

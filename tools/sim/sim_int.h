@@ -86,6 +86,7 @@ u64 ser_ps(u64 bytes, u64 rate_bps);
 #define P_CE		0x02
 #define P_ECT		0x04
 #define P_RETX		0x08
+#define P_DSACK		0x10	/* ACK: a duplicate arrived (D-SACK) */
 
 struct pkt {
 	u64 edt;		/* earliest departure time from the host */
@@ -141,6 +142,12 @@ struct sim_cc_ops {
 	void (*on_rto)(struct sim *s, struct flow *f);
 	/* sending resumes with nothing in flight, after idle_ns */
 	void (*on_tx_start)(struct sim *s, struct flow *f, u64 idle_ns);
+	/*
+	 * a tail-loss probe repaired a loss (tcp_process_tlp_ack(): the CWR
+	 * reduction to ssthresh()); NULL: nothing, as for a controller with
+	 * cong_control
+	 */
+	void (*on_tlp_loss)(struct sim *s, struct flow *f);
 };
 
 extern const struct sim_cc_ops sim_cc_reno, sim_cc_dctcp, sim_cc_swift,
@@ -190,6 +197,12 @@ struct flow {
 	u32 rack_order, recov_end;
 	u64 rack_rtt_ps, min_rtt_ps;
 	bool in_recov, reo_pending;
+	/*
+	 * tail-loss probe: the timer armed is the probe's; snd_nxt when the
+	 * last probe went (no other until snd_una passes it)
+	 */
+	bool tlp_pending, tlp_out, tlp_retrans;
+	u32 tlp_high;
 	u32 inflight, delivered, delivered_ce, app_limited;
 	u64 next_tx_ps, last_tx_ps;
 	u64 last_ack_ps;	/* when the last ACK was processed */
@@ -225,6 +238,7 @@ struct flow {
 	u8 *rcv_have;
 	u32 rcv_mask;
 	u32 ack_pending;
+	bool rcv_dsack;		/* the next ACK reports a duplicate */
 	u8 ack_ce;
 	u8 nsack;
 	u32 sack[SIM_MAX_SACK];
