@@ -143,21 +143,29 @@ static void reno_on_rto(struct sim *s, struct flow *f)
 }
 
 /*
- * A loss a tail-loss probe repaired: tcp_init_cwnd_reduction() and
- * tcp_end_cwnd_reduction() leave cwnd at ssthresh() (tcp_reno_ssthresh(),
- * dctcp_ssthresh()).
+ * Losses no sample reported: the window goes to ssthresh(), at once as
+ * this model cuts on a loss (tcp_reno_ssthresh(): half; DCTCP halves
+ * on entering recovery, dctcp_react_to_loss(), and a probe's CWR
+ * reduction takes dctcp_ssthresh()).
  */
-static void reno_on_tlp_loss(struct sim *s, struct flow *f)
+static void reno_on_cwnd_reduction(struct sim *s, struct flow *f,
+				   bool recovery)
 {
+	(void)recovery;
 	reno_cut(s, f, f->cwnd / 2);
 	s->r->cc_loss_cuts++;
 }
 
-static void dctcp_on_tlp_loss(struct sim *s, struct flow *f)
+static void dctcp_on_cwnd_reduction(struct sim *s, struct flow *f,
+				    bool recovery)
 {
 	struct cc_reno *r = &f->cc.reno;
 
-	reno_cut(s, f, f->cwnd - (u32)(((u64)f->cwnd * r->alpha) >> 11));
+	if (recovery)
+		reno_cut(s, f, f->cwnd / 2);
+	else
+		reno_cut(s, f, f->cwnd -
+			 (u32)(((u64)f->cwnd * r->alpha) >> 11));
 	s->r->cc_loss_cuts++;
 }
 
@@ -185,7 +193,7 @@ const struct sim_cc_ops sim_cc_reno = {
 	.on_ack = reno_on_ack,
 	.on_rto = reno_on_rto,
 	.on_tx_start = reno_on_tx_start,
-	.on_tlp_loss = reno_on_tlp_loss,
+	.on_cwnd_reduction = reno_on_cwnd_reduction,
 };
 
 const struct sim_cc_ops sim_cc_dctcp = {
@@ -194,7 +202,7 @@ const struct sim_cc_ops sim_cc_dctcp = {
 	.on_ack = dctcp_on_ack,
 	.on_rto = reno_on_rto,
 	.on_tx_start = reno_on_tx_start,
-	.on_tlp_loss = dctcp_on_tlp_loss,
+	.on_cwnd_reduction = dctcp_on_cwnd_reduction,
 };
 
 /* ---- Swift ---- */

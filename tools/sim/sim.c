@@ -235,6 +235,17 @@ static void rto_arm(struct sim *s, struct flow *f)
 	}
 }
 
+/* usecs_to_jiffies() at HZ=250, back in ps: up to whole 4 ms */
+static u64 jiffies_ps(u64 ps)
+{
+	const u64 j = 4000 * PS_PER_US;
+
+	return (ps + j - 1) / j * j;
+}
+
+/* TCP_TIMEOUT_MIN_US: the slack of RACK's and the probe's timers */
+#define TIMEOUT_MIN_PS	(2000 * PS_PER_US)
+
 /*
  * tcp_rearm_rto() when the timer that fired was RACK's or a probe's that
  * sent nothing: the RTO counts from when the oldest packet out was sent.
@@ -257,23 +268,31 @@ static void rto_arm_head(struct sim *s, struct flow *f)
 /*
  * After an ACK or new data sent (tcp_set_xmit_timer(),
  * tcp_schedule_loss_probe()): with --tlp and outside a recovery, the
- * timer is a tail-loss probe's, due in twice srtt plus two jiffies at
- * HZ=250 (plus 200 ms, a delayed ACK's allowance, with one packet out; 1 s
- * with no RTT yet), or when the RTO would be if that is sooner; otherwise
- * the RTO's.
+ * timer is a tail-loss probe's, due in twice srtt plus 2 ms (plus the
+ * minimum RTO instead, a delayed ACK's allowance, with one packet out),
+ * in whole jiffies, 1 s with no RTT yet, or when the RTO would be if that
+ * is sooner; otherwise the RTO's, counted from the oldest packet's
+ * transmission if head (a RACK or probe timer was pending).
  */
-static void xmit_timer_arm(struct sim *s, struct flow *f)
+static void xmit_timer_arm(struct sim *s, struct flow *f, bool head)
 {
 	u64 pto;
 
-	rto_arm(s, f);
-	if (!s->c->tlp || f->in_recov)
+	if (!s->c->tlp || f->in_recov) {
+		if (head)
+			rto_arm_head(s, f);
+		else
+			rto_arm(s, f);
 		return;
+	}
+	rto_arm(s, f);
 	if (!f->srtt_ps)
 		pto = 1000000 * PS_PER_US;
 	else
-		pto = 2 * f->srtt_ps + (f->snd_nxt - f->snd_una == 1 ?
-					200000 : 8000) * PS_PER_US;
+		pto = jiffies_ps(2 * f->srtt_ps +
+				 (f->snd_nxt - f->snd_una == 1 ?
+				  s->c->min_rto_us * PS_PER_US :
+				  TIMEOUT_MIN_PS));
 	pto += f->next_tx_ps > s->now ? f->next_tx_ps - s->now : 0;
 	if (s->now + pto < f->rto_deadline) {
 		f->rto_deadline = s->now + pto;
@@ -287,13 +306,13 @@ static void xmit_timer_arm(struct sim *s, struct flow *f)
 
 /*
  * RACK's reordering timer in the RTO's place (tcp_rack_mark_lost()): in
- * left, plus two jiffies at HZ=250, never later than the RTO.
+ * left plus 2 ms, in whole jiffies, never later than the RTO.
  */
 static void reo_arm(struct sim *s, struct flow *f, u64 left)
 {
 	u64 rto = sim_rto_ps(s, f);
 
-	left += 8000 * PS_PER_US;
+	left = jiffies_ps(left + TIMEOUT_MIN_PS);
 	f->rto_deadline = s->now + (left < rto ? left : rto);
 	f->rto_armed = true;
 	f->reo_pending = true;
@@ -456,7 +475,7 @@ static u32 flow_send(struct sim *s, struct flow *f)
 	if (qring_push(&f->txq, (u64)g->tx_order << 32 | seq))
 		s->oom = true;
 	if (!f->rto_armed)
-		xmit_timer_arm(s, f);
+		xmit_timer_arm(s, f, false);
 	p = &s->pk[i];
 	p->flow = f->id;
 	p->seq = seq;
@@ -725,6 +744,34 @@ static void rtt_update(struct flow *f, u64 rtt)
 }
 
 /*
+ * tcp_rack_detect_loss()'s timeout: how long until the newest packet that
+ * RACK waits for (sent before the one delivered last) is overdue; those
+ * before it are sooner (send order is departure order).
+ */
+static u64 rack_wait(const struct flow *f, u64 now, u64 reo, u64 left)
+{
+	u32 i;
+
+	for (i = f->txq.head; i != f->txq.tail; i++) {
+		u64 e = f->txq.a[i & f->txq.mask], due;
+		u32 seq = (u32)e, ord = (u32)(e >> 32);
+		const struct seg *g;
+
+		if (ord >= f->rack_order)
+			break;
+		if (seq < f->snd_una)
+			continue;
+		g = &f->sb[seq & f->sb_mask];
+		if (g->state != SEG_OUT || g->tx_order != ord)
+			continue;
+		due = g->tx_ps + f->rack_rtt_ps + reo;
+		if (due > now + left)
+			left = due - now;
+	}
+	return left;
+}
+
+/*
  * Mark the packets lost that SIM_DUPTHRESH packets sent later, or RACK's
  * time rule (tcp_rack_detect_loss()), say are, oldest first; they go to
  * the retransmission queue.  *left: how long until the oldest packet that
@@ -775,9 +822,13 @@ static u32 mark_lost(struct sim *s, struct flow *f, u64 *left)
 		if (qring_push(&f->rq, seq))
 			s->oom = true;
 	}
+	if (*left)
+		*left = rack_wait(f, s->now, reo, *left);
 	if (losses && !f->in_recov) {
+		/* tcp_init_cwnd_reduction(): no probe outstanding */
 		f->in_recov = true;
 		f->recov_end = f->snd_nxt;
+		f->tlp_out = false;
 	}
 	return losses;
 }
@@ -793,9 +844,15 @@ static void on_reo(struct sim *s, struct flow *f)
 {
 	u64 left;
 
+	bool open = !f->in_recov;
+
 	f->reo_pending = false;
-	if (mark_lost(s, f, &left))
+	if (mark_lost(s, f, &left)) {
 		s->r->reo_timeouts++;
+		/* tcp_enter_recovery(): ssthresh(), PRR for all but aicc's */
+		if (open && s->ops->on_cwnd_reduction)
+			s->ops->on_cwnd_reduction(s, f, true);
+	}
 	flow_fill(s, f);
 	rto_arm_head(s, f);
 }
@@ -813,8 +870,8 @@ static void on_tlp(struct sim *s, struct flow *f)
 
 	f->tlp_pending = false;
 	rq_clean(f);
-	if (f->tlp_out) {
-		/* one probe at a time */
+	if (f->tlp_out || !qring_empty(&f->rq)) {
+		/* one probe at a time, and none in a recovery */
 		rto_arm_head(s, f);
 		return;
 	}
@@ -868,8 +925,8 @@ static void tlp_ack(struct sim *s, struct flow *f, const struct pkt *p,
 	} else if (f->snd_una > f->tlp_high) {
 		f->tlp_out = false;
 		s->r->tlp_losses++;
-		if (s->ops->on_tlp_loss)
-			s->ops->on_tlp_loss(s, f);
+		if (s->ops->on_cwnd_reduction)
+			s->ops->on_cwnd_reduction(s, f, false);
 	} else if (!progress) {
 		f->tlp_out = false;
 	}
@@ -903,8 +960,14 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	f->delivered_ce += p->ce;
 	if (f->app_limited && f->delivered > f->app_limited)
 		f->app_limited = 0;
-	if (f->in_recov && f->snd_una >= f->recov_end)
-		f->in_recov = false;
+	if (f->in_recov && f->snd_una >= f->recov_end) {
+		/* tcp_time_to_recover(): lost packets left, in again */
+		rq_clean(f);
+		if (qring_empty(&f->rq))
+			f->in_recov = false;
+		else
+			f->recov_end = f->snd_nxt;
+	}
 	tlp_ack(s, f, p, f->snd_una != una0 || a.acked);
 	if (a.rtt_tx) {
 		u64 rtt = s->now - (a.rtt_tx - 1);
@@ -947,7 +1010,8 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 		else if (reo_left)
 			reo_arm(s, f, reo_left);
 		else
-			xmit_timer_arm(s, f);
+			xmit_timer_arm(s, f, f->reo_pending ||
+				       f->tlp_pending);
 	}
 	flow_fill(s, f);
 }
@@ -992,6 +1056,7 @@ static void on_rto(struct sim *s, struct flow *f)
 	}
 	f->in_recov = true;
 	f->recov_end = f->snd_nxt;
+	f->tlp_out = false;	/* tcp_enter_loss() */
 	f->rq.head = 0;
 	f->rq.tail = 0;
 	f->txq.head = 0;

@@ -143,11 +143,14 @@ struct sim_cc_ops {
 	/* sending resumes with nothing in flight, after idle_ns */
 	void (*on_tx_start)(struct sim *s, struct flow *f, u64 idle_ns);
 	/*
-	 * a tail-loss probe repaired a loss (tcp_process_tlp_ack(): the CWR
-	 * reduction to ssthresh()); NULL: nothing, as for a controller with
-	 * cong_control
+	 * losses no rate sample reports: RACK's timer opened a recovery
+	 * (tcp_rack_reo_timeout(), tcp_enter_recovery()), or a tail-loss
+	 * probe repaired one (tcp_process_tlp_ack(), a CWR reduction); the
+	 * kernel's window reduction to ssthresh(); NULL: nothing, as for a
+	 * controller with cong_control
 	 */
-	void (*on_tlp_loss)(struct sim *s, struct flow *f);
+	void (*on_cwnd_reduction)(struct sim *s, struct flow *f,
+				  bool recovery);
 };
 
 extern const struct sim_cc_ops sim_cc_reno, sim_cc_dctcp, sim_cc_swift,
