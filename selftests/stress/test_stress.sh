@@ -122,6 +122,19 @@ stat_sum()	# COUNTER -> sum over the three profiles
 }
 total0=$(stat_sum flows_total)
 
+# Wait until the counter's sum over the profiles compares as asked with a
+# value: up to SECONDS seconds (elapsed, not iterations); status 1 if it
+# never did.
+stat_wait()	# COUNTER -gt|-eq VALUE SECONDS
+{
+	local end=$((SECONDS + $4))
+
+	until test "$(stat_sum "$1")" "$2" "$3"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}
+
 # ---- background writers, each logging its surprises to a file ----------
 
 # Valid values: the knob's default, minimum or maximum, except where the
@@ -270,7 +283,8 @@ ip netns exec "$ns-a" "$churn" client -c 10.77.0.2,fd77::2 \
 	-p $port,$((port + 1)),$((port + 2)) -n "$conns" -P 8 \
 	--cc aicc,aicc_lat,aicc_bulk > "$work/client.log" 2>&1 &
 cpid=$!
-sleep 1
+stat_wait flows_total -gt "$total0" 20 ||
+	ktap_info "no aicc connection after 20 s: rmmod tries start anyway"
 rmmod_tries & bg+=($!)
 mod_pids+=("${bg[@]}")
 wait $cpid
@@ -327,7 +341,8 @@ for p in "${profiles[@]}"; do
 		echo "${dflt[$p/$1]}" > "$sys/$p/$1" 2>/dev/null
 	done
 done
-sleep 1
+# the last sockets release their state as they close
+stat_wait flows -eq 0 10
 flows=$(stat_sum flows)
 total1=$(stat_sum flows_total)
 ktap_expect "flows back to 0 on every profile" "$flows -eq 0" "flows $flows"
