@@ -83,6 +83,12 @@ static void reno_cut(struct sim *s, struct flow *f, u32 ssthresh)
 	r->high_seq = f->snd_nxt;
 }
 
+/* dctcp_ssthresh(): cwnd less alpha / 2 of it */
+static u32 dctcp_ssthresh(const struct flow *f)
+{
+	return f->cwnd - (u32)(((u64)f->cwnd * f->cc.reno.alpha) >> 11);
+}
+
 static void reno_ack_common(struct sim *s, struct flow *f,
 			    const struct aicc_sample *smp, bool dctcp)
 {
@@ -110,8 +116,7 @@ static void reno_ack_common(struct sim *s, struct flow *f,
 		s->r->cc_loss_cuts++;
 	} else if (ce && can_cut) {
 		if (dctcp)
-			reno_cut(s, f, f->cwnd -
-				 (u32)(((u64)f->cwnd * r->alpha) >> 11));
+			reno_cut(s, f, dctcp_ssthresh(f));
 		else
 			reno_cut(s, f, f->cwnd / 2);
 		s->r->cc_ecn_cuts++;
@@ -159,13 +164,7 @@ static void reno_on_cwnd_reduction(struct sim *s, struct flow *f,
 static void dctcp_on_cwnd_reduction(struct sim *s, struct flow *f,
 				    bool recovery)
 {
-	struct cc_reno *r = &f->cc.reno;
-
-	if (recovery)
-		reno_cut(s, f, f->cwnd / 2);
-	else
-		reno_cut(s, f, f->cwnd -
-			 (u32)(((u64)f->cwnd * r->alpha) >> 11));
+	reno_cut(s, f, recovery ? f->cwnd / 2 : dctcp_ssthresh(f));
 	s->r->cc_loss_cuts++;
 }
 

@@ -221,18 +221,34 @@ u64 sim_rto_ps(const struct sim *s, const struct flow *f)
 	return rto > 200000 * PS_PER_US ? 200000 * PS_PER_US : rto;
 }
 
-static void rto_arm(struct sim *s, struct flow *f)
+/*
+ * The flow's one retransmission timer (the RTO, RACK's or a probe's), due
+ * at deadline; the queue holds an event at the earliest time pushed, which
+ * re-pushes itself when the deadline has moved later.
+ */
+static void xmit_timer_set(struct sim *s, struct flow *f, u64 deadline,
+			   bool reo, bool tlp)
 {
-	/* as tcp_reset_xmit_timer(): plus the pacing delay already queued */
-	f->rto_deadline = s->now + sim_rto_ps(s, f) +
-		(f->next_tx_ps > s->now ? f->next_tx_ps - s->now : 0);
+	f->rto_deadline = deadline;
 	f->rto_armed = true;
-	f->reo_pending = false;
-	f->tlp_pending = false;
-	if (!f->rto_ev || f->rto_ev > f->rto_deadline) {
-		f->rto_ev = f->rto_deadline;
+	f->reo_pending = reo;
+	f->tlp_pending = tlp;
+	if (!f->rto_ev || f->rto_ev > deadline) {
+		f->rto_ev = deadline;
 		sim_push(s, f->rto_ev, EV_RTO, f->id);
 	}
+}
+
+/* as tcp_reset_xmit_timer(): the pacing delay already queued */
+static u64 pacing_delay(const struct sim *s, const struct flow *f)
+{
+	return f->next_tx_ps > s->now ? f->next_tx_ps - s->now : 0;
+}
+
+static void rto_arm(struct sim *s, struct flow *f)
+{
+	xmit_timer_set(s, f, s->now + sim_rto_ps(s, f) + pacing_delay(s, f),
+		       false, false);
 }
 
 /* usecs_to_jiffies() at HZ=250, back in ps: up to whole 4 ms */
@@ -252,17 +268,12 @@ static u64 jiffies_ps(u64 ps)
  */
 static void rto_arm_head(struct sim *s, struct flow *f)
 {
-	u64 t = seg_of(f, f->snd_una)->tx_ps + sim_rto_ps(s, f);
+	u64 rto = sim_rto_ps(s, f);
+	u64 t = seg_of(f, f->snd_una)->tx_ps + rto;
+	u64 late = s->now + rto + pacing_delay(s, f);
 
-	rto_arm(s, f);
-	if (t > s->now && t < f->rto_deadline)
-		f->rto_deadline = t;
-	else if (t <= s->now)
-		f->rto_deadline = s->now;
-	if (f->rto_ev > f->rto_deadline) {
-		f->rto_ev = f->rto_deadline;
-		sim_push(s, f->rto_ev, EV_RTO, f->id);
-	}
+	xmit_timer_set(s, f, t < s->now ? s->now : t < late ? t : late,
+		       false, false);
 }
 
 /*
@@ -276,7 +287,7 @@ static void rto_arm_head(struct sim *s, struct flow *f)
  */
 static void xmit_timer_arm(struct sim *s, struct flow *f, bool head)
 {
-	u64 pto;
+	u64 pto, rto;
 
 	if (!s->c->tlp || f->in_recov) {
 		if (head)
@@ -285,7 +296,7 @@ static void xmit_timer_arm(struct sim *s, struct flow *f, bool head)
 			rto_arm(s, f);
 		return;
 	}
-	rto_arm(s, f);
+	rto = sim_rto_ps(s, f);
 	if (!f->srtt_ps)
 		pto = 1000000 * PS_PER_US;
 	else
@@ -293,15 +304,8 @@ static void xmit_timer_arm(struct sim *s, struct flow *f, bool head)
 				 (f->snd_nxt - f->snd_una == 1 ?
 				  s->c->min_rto_us * PS_PER_US :
 				  TIMEOUT_MIN_PS));
-	pto += f->next_tx_ps > s->now ? f->next_tx_ps - s->now : 0;
-	if (s->now + pto < f->rto_deadline) {
-		f->rto_deadline = s->now + pto;
-		if (f->rto_ev > f->rto_deadline) {
-			f->rto_ev = f->rto_deadline;
-			sim_push(s, f->rto_ev, EV_RTO, f->id);
-		}
-	}
-	f->tlp_pending = true;
+	xmit_timer_set(s, f, s->now + (pto < rto ? pto : rto) +
+		       pacing_delay(s, f), false, true);
 }
 
 /*
@@ -313,14 +317,7 @@ static void reo_arm(struct sim *s, struct flow *f, u64 left)
 	u64 rto = sim_rto_ps(s, f);
 
 	left = jiffies_ps(left + TIMEOUT_MIN_PS);
-	f->rto_deadline = s->now + (left < rto ? left : rto);
-	f->rto_armed = true;
-	f->reo_pending = true;
-	f->tlp_pending = false;
-	if (!f->rto_ev || f->rto_ev > f->rto_deadline) {
-		f->rto_ev = f->rto_deadline;
-		sim_push(s, f->rto_ev, EV_RTO, f->id);
-	}
+	xmit_timer_set(s, f, s->now + (left < rto ? left : rto), true, false);
 }
 
 /* ---- NIC and sending ---- */
@@ -744,25 +741,37 @@ static void rtt_update(struct flow *f, u64 rtt)
 }
 
 /*
- * tcp_rack_detect_loss()'s timeout: how long until the newest packet that
- * RACK waits for (sent before the one delivered last) is overdue; those
- * before it are sooner (send order is departure order).
+ * The packet of a txq entry (ord<<32|seq) if that transmission is still
+ * out: not acknowledged, delivered, marked lost or sent again since.
  */
-static u64 rack_wait(const struct flow *f, u64 now, u64 reo, u64 left)
+static struct seg *txq_seg(struct flow *f, u64 e)
 {
+	u32 seq = (u32)e, ord = (u32)(e >> 32);
+	struct seg *g;
+
+	if (seq < f->snd_una)
+		return NULL;
+	g = seg_of(f, seq);
+	return g->state == SEG_OUT && g->tx_order == ord ? g : NULL;
+}
+
+/*
+ * tcp_rack_detect_loss()'s timeout: how long until the newest packet that
+ * RACK waits for (sent before the one delivered last) is overdue.
+ */
+static u64 rack_wait(struct flow *f, u64 now, u64 reo)
+{
+	u64 left = 0;
 	u32 i;
 
 	for (i = f->txq.head; i != f->txq.tail; i++) {
 		u64 e = f->txq.a[i & f->txq.mask], due;
-		u32 seq = (u32)e, ord = (u32)(e >> 32);
-		const struct seg *g;
+		struct seg *g;
 
-		if (ord >= f->rack_order)
+		if ((u32)(e >> 32) >= f->rack_order)
 			break;
-		if (seq < f->snd_una)
-			continue;
-		g = &f->sb[seq & f->sb_mask];
-		if (g->state != SEG_OUT || g->tx_order != ord)
+		g = txq_seg(f, e);
+		if (!g)
 			continue;
 		due = g->tx_ps + f->rack_rtt_ps + reo;
 		if (due > now + left)
@@ -774,7 +783,7 @@ static u64 rack_wait(const struct flow *f, u64 now, u64 reo, u64 left)
 /*
  * Mark the packets lost that SIM_DUPTHRESH packets sent later, or RACK's
  * time rule (tcp_rack_detect_loss()), say are, oldest first; they go to
- * the retransmission queue.  *left: how long until the oldest packet that
+ * the retransmission queue.  *left: how long until the newest packet that
  * RACK waits for is lost, 0 if none.
  */
 static u32 mark_lost(struct sim *s, struct flow *f, u64 *left)
@@ -793,25 +802,19 @@ static u32 mark_lost(struct sim *s, struct flow *f, u64 *left)
 	}
 	*left = 0;
 	while (!qring_empty(&f->txq)) {
-		u64 e = qring_front(&f->txq), due;
+		u64 e = qring_front(&f->txq);
 		u32 seq = (u32)e, ord = (u32)(e >> 32);
-		struct seg *g;
+		struct seg *g = txq_seg(f, e);
 
-		if (seq < f->snd_una) {
-			qring_pop(&f->txq);
-			continue;
-		}
-		g = seg_of(f, seq);
-		if (g->state != SEG_OUT || g->tx_order != ord) {
+		if (!g) {
 			qring_pop(&f->txq);
 			continue;
 		}
 		if (ord + SIM_DUPTHRESH > f->max_del_order) {
 			if (s->c->no_rack || ord >= f->rack_order)
 				break;
-			due = g->tx_ps + f->rack_rtt_ps + reo;
-			if (due > s->now) {
-				*left = due - s->now;
+			if (g->tx_ps + f->rack_rtt_ps + reo > s->now) {
+				*left = rack_wait(f, s->now, reo);
 				break;
 			}
 		}
@@ -822,8 +825,6 @@ static u32 mark_lost(struct sim *s, struct flow *f, u64 *left)
 		if (qring_push(&f->rq, seq))
 			s->oom = true;
 	}
-	if (*left)
-		*left = rack_wait(f, s->now, reo, *left);
 	if (losses && !f->in_recov) {
 		/* tcp_init_cwnd_reduction(): no probe outstanding */
 		f->in_recov = true;
@@ -842,9 +843,8 @@ static u32 mark_lost(struct sim *s, struct flow *f, u64 *left)
  */
 static void on_reo(struct sim *s, struct flow *f)
 {
-	u64 left;
-
 	bool open = !f->in_recov;
+	u64 left;
 
 	f->reo_pending = false;
 	if (mark_lost(s, f, &left)) {
@@ -876,7 +876,7 @@ static void on_tlp(struct sim *s, struct flow *f)
 		return;
 	}
 	f->tlp_retrans = false;
-	if (qring_empty(&f->rq) && has_data(s, f)) {
+	if (has_data(s, f)) {
 		pi = flow_send(s, f);
 	} else if (qring_empty(&f->hq)) {
 		for (seq = f->snd_nxt; seq != f->snd_una; seq--)
@@ -937,7 +937,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	struct ack_scan a = { .now = s->now };
 	struct aicc_sample smp;
 	u32 losses, i, una0 = f->snd_una, prior_inflight = f->inflight;
-	u64 reo_left;
+	u64 reo_left, rtt = 0;
 
 	if (p->seq > f->snd_nxt)
 		return;		/* cannot happen; be safe */
@@ -970,8 +970,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	}
 	tlp_ack(s, f, p, f->snd_una != una0 || a.acked);
 	if (a.rtt_tx) {
-		u64 rtt = s->now - (a.rtt_tx - 1);
-
+		rtt = s->now - (a.rtt_tx - 1);
 		if (!f->min_rtt_ps || rtt < f->min_rtt_ps)
 			f->min_rtt_ps = rtt;
 	}
@@ -980,9 +979,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	memset(&smp, 0, sizeof(smp));
 	smp.now_ns = s->now / PS_PER_NS;
 	smp.rtt_ns = -1;
-	if (a.rtt_tx) {
-		u64 rtt = s->now - (a.rtt_tx - 1);
-
+	if (rtt) {
 		rtt_update(f, rtt);
 		smp.rtt_ns = (s64)(rtt / PS_PER_NS);
 	}
