@@ -100,24 +100,43 @@ mod_load_or_skip()
 	mod_load || ktap_skip_all "insmod failed"
 }
 
-# mod_wait_ss NS SECONDS WHAT SS-ARGS...: poll ss(8) in network namespace NS
-# ("" for the test's own) until it lists a socket, for at most SECONDS of
-# elapsed time (one ss takes seconds on a debug kernel, so not a number of
-# polls); status 1 and "no WHAT after SECONDS s" if none shows up.
-mod_wait_ss()
+# mod_wait_until SECONDS WHAT CMD...: run CMD every 0.1 s until it
+# succeeds, for at most SECONDS of elapsed time (one ss takes seconds on a
+# debug kernel, so not a number of tries); status 1 and "no WHAT after
+# SECONDS s" if it never does.
+mod_wait_until()
 {
-	local ns=$1 secs=$2 what=$3 end in=()
+	local secs=$1 what=$2 end
 
-	shift 3
+	shift 2
 	end=$((SECONDS + secs))
-	[ -n "$ns" ] && in=(ip netns exec "$ns")
-	until "${in[@]}" ss -H "$@" 2>/dev/null | grep -q .; do
+	until "$@"; do
 		if [ "$SECONDS" -ge "$end" ]; then
-			ktap_info "no $what${ns:+ in $ns} after $secs s"
+			ktap_info "no $what after $secs s"
 			return 1
 		fi
 		sleep 0.1
 	done
+}
+
+# mod_ss_lists NS SS-ARGS...: ss(8) in network namespace NS ("" for the
+# test's own) lists a socket
+mod_ss_lists()
+{
+	local ns=$1 in=()
+
+	shift
+	[ -n "$ns" ] && in=(ip netns exec "$ns")
+	"${in[@]}" ss -H "$@" 2>/dev/null | grep -q .
+}
+
+# mod_wait_ss NS SECONDS WHAT SS-ARGS...: wait until ss lists a socket
+mod_wait_ss()
+{
+	local ns=$1 secs=$2 what=$3
+
+	shift 3
+	mod_wait_until "$secs" "$what${ns:+ in $ns}" mod_ss_lists "$ns" "$@"
 }
 
 # mod_wait_listen NS PORT [SECONDS]: wait for a TCP listener on PORT instead

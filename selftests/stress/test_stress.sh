@@ -122,17 +122,9 @@ stat_sum()	# COUNTER -> sum over the three profiles
 }
 total0=$(stat_sum flows_total)
 
-# Wait until the counter's sum over the profiles compares as asked with a
-# value: up to SECONDS seconds (elapsed, not iterations); status 1 if it
-# never did.
-stat_wait()	# COUNTER -gt|-eq VALUE SECONDS
+stat_is()	# COUNTER -gt|-eq VALUE: the sum compares so with VALUE
 {
-	local end=$((SECONDS + $4))
-
-	until test "$(stat_sum "$1")" "$2" "$3"; do
-		[ $SECONDS -lt $end ] || return 1
-		sleep 0.1
-	done
+	test "$(stat_sum "$1")" "$2" "$3"
 }
 
 # ---- background writers, each logging its surprises to a file ----------
@@ -283,8 +275,8 @@ ip netns exec "$ns-a" "$churn" client -c 10.77.0.2,fd77::2 \
 	-p $port,$((port + 1)),$((port + 2)) -n "$conns" -P 8 \
 	--cc aicc,aicc_lat,aicc_bulk > "$work/client.log" 2>&1 &
 cpid=$!
-stat_wait flows_total -gt "$total0" 20 ||
-	ktap_info "no aicc connection after 20 s: rmmod tries start anyway"
+mod_wait_until 20 "aicc connection" stat_is flows_total -gt "$total0" ||
+	ktap_info "rmmod tries start anyway"
 rmmod_tries & bg+=($!)
 mod_pids+=("${bg[@]}")
 wait $cpid
@@ -342,7 +334,7 @@ for p in "${profiles[@]}"; do
 	done
 done
 # the last sockets release their state as they close
-stat_wait flows -eq 0 10
+mod_wait_until 10 "return of flows to 0" stat_is flows -eq 0
 flows=$(stat_sum flows)
 total1=$(stat_sum flows_total)
 ktap_expect "flows back to 0 on every profile" "$flows -eq 0" "flows $flows"
