@@ -38,9 +38,10 @@ struct aicc_sock {
 	u32 last_rx_us;		/* receiver: arrival of the last segment */
 	struct aicc_owd owd;	/* the ACKs' one-way delay, for aicc_fwd_rtt() */
 	u8 owd_state;		/* AICC_OWD_* */
-	u8 ce_state;		/* receiver: last segment was CE-marked */
-	u8 mem_rounds;		/* rounds since the peer's entry was refreshed */
-	u8 inited;		/* init() ran (release() may come without) */
+	u8 mem_rounds:5,	/* rounds since the peer's entry was refreshed */
+	   ce_state:1,		/* receiver: last segment was CE-marked */
+	   inited:1;		/* init() ran (release() may come without) */
+	u16 lost_seen;		/* tp->lost at the last ACK or timeout */
 };
 
 static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES] __read_mostly;
@@ -245,6 +246,7 @@ static void aicc_init(struct sock *sk)
 	ca->prior_rcv_nxt = tp->rcv_nxt;
 	ca->ce_state = 0;
 	ca->owd_state = 0;
+	ca->lost_seen = (u16)tp->lost;
 	ca->inited = 1;
 
 	/* aicc paces every flow: let TCP pace when no fq qdisc does. */
@@ -275,6 +277,7 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	const struct aicc_params *p;
 	struct aicc_sample s;
 	unsigned int ev;
+	u32 unreported;
 
 	/*
 	 * An active open's SYN-ACK is ACK-processed (tcp_ack()) before the
@@ -291,6 +294,12 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	s.prior_delivered = rs->prior_delivered;
 	s.acked = rs->acked_sacked;
 	s.losses = rs->losses > 0 ? rs->losses : 0;
+	/* and those RACK's timer found since the last ACK */
+	unreported = aicc_losses_unreported(&ca->lost_seen, tp->lost, s.losses);
+	if (unreported) {
+		s.losses += unreported;
+		aicc_stat_add(ca->f.profile, AICC_S_TIMER_LOSSES, unreported);
+	}
 	s.inflight = tcp_packets_in_flight(tp);
 	s.mss = tp->mss_cache;
 	s.app_limited = rs->is_app_limited;
@@ -470,6 +479,8 @@ static void aicc_set_state(struct sock *sk, u8 new_state)
 
 	if (new_state != TCP_CA_Loss || !ca->inited)
 		return;
+	/* the timeout's losses (tcp_timeout_mark_lost()) are its own */
+	ca->lost_seen = (u16)tp->lost;
 	rcu_read_lock();
 	ev = aicc_on_rto(&ca->f, aicc_params_of(ca->f.profile), tp->delivered,
 			 tp->delivered_ce);

@@ -109,6 +109,7 @@ enum aicc_stat_id {
 	AICC_S_POL_RANGE,	/* ... inputs out of its range: classic */
 	AICC_S_POL_WATCHDOG,	/* ... watchdog trips */
 	AICC_S_POL_HOLD,	/* ... classic rounds after a trip */
+	AICC_S_TIMER_LOSSES,	/* losses no ACK reported (RACK's timer) */
 	AICC_NR_STATS
 };
 

@@ -211,6 +211,27 @@ static inline u8 aicc_ack_maybe_delayed(bool flagged, u32 acked,
 	return flagged || (acked == 1 && prior_in_flight <= 1);
 }
 
+/*
+ * Losses that no rate sample reports.  The stack counts every packet it
+ * marks lost (Linux's tp->lost, @lost_total), but a rate sample's losses
+ * are only the packets marked during that ACK's processing; packets that
+ * RACK's reordering timer marks (tcp_rack_reo_timeout()), or an old ACK's
+ * SACK blocks, are never in one.  The caller keeps the low 16 bits of
+ * @lost_total in *@seen (updated here on every ACK, and at a timeout,
+ * whose own losses the timeout reports): the packets marked since the last
+ * ACK beyond the @rs_losses this one reports, modulo 2^16, which the law
+ * needs only as "some" or "none".  The module and the simulator both ask
+ * here (Documentation/algorithm.rst, "Signals").
+ */
+static inline u32 aicc_losses_unreported(u16 *seen, u32 lost_total,
+					 u32 rs_losses)
+{
+	u16 marked = (u16)lost_total - *seen;
+
+	*seen = (u16)lost_total;
+	return (u16)(marked - (u16)rs_losses);
+}
+
 /* Kernel-visible window: at least AICC_CWND_FLOOR_PKTS whole packets. */
 static inline u32 aicc_cwnd_pkts(const struct aicc_flow *f)
 {

@@ -661,6 +661,41 @@ KTAP_CASE(loss_cut_once_per_round)
 		    "loss cut %llu -> %llu, want 0.7x", w0, d.f.cwnd);
 }
 
+/*
+ * The stack's running count of lost packets against what the ACKs report:
+ * packets RACK's timer marked between two ACKs come out once, at the next
+ * ACK, also across the 16-bit wrap of the snapshot and of the count.
+ */
+KTAP_CASE(losses_outside_acks_reported_once)
+{
+	static const struct {
+		u32 lost_total, rs_losses, want;
+	} step[] = {
+		{ 100, 0, 0 },		/* nothing new */
+		{ 103, 3, 0 },		/* this ACK marked three */
+		{ 105, 0, 2 },		/* the timer marked two */
+		{ 105, 0, 0 },		/* ... reported once */
+		{ 112, 4, 3 },		/* three by the timer, four by the ACK */
+		{ 65535, 0, 65423 },	/* up to the snapshot's wrap */
+		{ 65537, 1, 1 },	/* across it */
+		{ 0xfffffffeU, 0, 0xfffd },
+		{ 0x2U, 2, 2 },		/* the count wraps too */
+	};
+	u16 seen = (u16)step[0].lost_total;
+	u32 i, got;
+
+	for (i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		got = aicc_losses_unreported(&seen, step[i].lost_total,
+					     step[i].rs_losses);
+		ktap_expect(got == step[i].want,
+			    "step %u: lost %u, ACK reports %u: %u unreported, want %u",
+			    i, step[i].lost_total, step[i].rs_losses, got,
+			    step[i].want);
+		ktap_expect(seen == (u16)step[i].lost_total,
+			    "step %u: snapshot %u", i, seen);
+	}
+}
+
 KTAP_CASE(rto_restarts_from_delivered)
 {
 	struct drv d;

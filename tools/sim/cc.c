@@ -388,6 +388,7 @@ static void aicc_sim_init(struct sim *s, struct flow *f)
 	/* the handshake's RTT, as the kernel glue passes it */
 	aicc_flow_seed_rtt(&f->cc.aicc, p, (u32)(f->srtt_ps / PS_PER_NS),
 			   s->now / PS_PER_NS);
+	f->lost_seen = (u16)f->lost;
 	aicc_out(s, f);
 }
 
@@ -401,6 +402,8 @@ static void aicc_sim_ack(struct sim *s, struct flow *f,
 	/* as the glue does: the model of the flow's profile */
 	if (m && (m->profiles & (1U << f->profile)))
 		ms.model = m;
+	/* the losses RACK's timer found since the last ACK */
+	ms.losses += aicc_losses_unreported(&f->lost_seen, f->lost, ms.losses);
 	/* and an RTT sample less the queueing its ACK met on the way back */
 	if (f->ack_tsval)
 		ms.rtt_ns = aicc_fwd_rtt(&f->owd, &f->owd_state, &f->cc.aicc,
@@ -412,6 +415,7 @@ static void aicc_sim_ack(struct sim *s, struct flow *f,
 
 static void aicc_sim_rto(struct sim *s, struct flow *f)
 {
+	f->lost_seen = (u16)f->lost;	/* the timeout's own losses */
 	aicc_count(s, aicc_on_rto(&f->cc.aicc, &s->params[f->profile],
 				  f->delivered, f->delivered_ce));
 	aicc_out(s, f);

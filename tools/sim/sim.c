@@ -820,6 +820,7 @@ static u32 mark_lost(struct sim *s, struct flow *f, u64 *left)
 		}
 		g->state = SEG_LOST;
 		f->inflight--;
+		f->lost++;
 		losses++;
 		qring_pop(&f->txq);
 		if (qring_push(&f->rq, seq))
@@ -1063,8 +1064,10 @@ static void on_rto(struct sim *s, struct flow *f)
 
 		if (g->state == SEG_DELIVERED)
 			continue;
-		if (g->state == SEG_OUT)
+		if (g->state == SEG_OUT) {
 			f->inflight--;
+			f->lost++;	/* tcp_timeout_mark_lost() */
+		}
 		g->state = SEG_LOST;
 		if (qring_push(&f->rq, seq))
 			s->oom = true;

@@ -147,7 +147,8 @@ struct sim_cc_ops {
 	 * (tcp_rack_reo_timeout(), tcp_enter_recovery()), or a tail-loss
 	 * probe repaired one (tcp_process_tlp_ack(), a CWR reduction); the
 	 * kernel's window reduction to ssthresh(); NULL: nothing, as for a
-	 * controller with cong_control
+	 * controller with cong_control (aicc's glue finds the timer's losses
+	 * in f->lost at the next ACK, aicc_losses_unreported())
 	 */
 	void (*on_cwnd_reduction)(struct sim *s, struct flow *f,
 				  bool recovery);
@@ -207,6 +208,7 @@ struct flow {
 	bool tlp_pending, tlp_out, tlp_retrans;
 	u32 tlp_high;
 	u32 inflight, delivered, delivered_ce, app_limited;
+	u32 lost;		/* packets marked lost, ever (tp->lost) */
 	u64 next_tx_ps, last_tx_ps;
 	u64 last_ack_ps;	/* when the last ACK was processed */
 	bool in_rr, ever_sent;
@@ -222,6 +224,7 @@ struct flow {
 	u32 ts_off, ack_tsval, ts_now;
 	struct aicc_owd owd;
 	u8 owd_state;
+	u16 lost_seen;		/* aicc's glue: lost at the last ACK or RTO */
 	/* congestion control output */
 	u32 cwnd;		/* packets */
 	u64 pacing;		/* bytes/s, 0: unpaced */

@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	34
+#define NR_TESTS	35
 
 static void report(bool ok, const char *name)
 {
@@ -729,6 +729,94 @@ static void test_rack(void)
 }
 
 /*
+ * aicc's glue, wrapped: each ACK's losses beyond its rate sample's (the
+ * packets RACK's timer marked since the last ACK), and whether the law
+ * cut for them where nothing else would have.
+ */
+static struct {
+	u64 acks, pkts;		/* ACKs carrying such losses, and packets */
+	u64 alone, cut;		/* ... none of their own; a loss cut on one */
+	bool synced;		/* the snapshot follows the count */
+} rack_glue;
+
+static void rack_glue_init(struct sim *s, struct flow *f)
+{
+	sim_cc_aicc.init(s, f);
+}
+
+static void rack_glue_ack(struct sim *s, struct flow *f,
+			  const struct aicc_sample *smp)
+{
+	u16 unrep = (u16)((u16)f->lost - f->lost_seen - (u16)smp->losses);
+	u64 cuts = s->r->cc_loss_cuts;
+
+	sim_cc_aicc.on_ack(s, f, smp);
+	rack_glue.synced &= f->lost_seen == (u16)f->lost;
+	if (!unrep)
+		return;
+	rack_glue.acks++;
+	rack_glue.pkts += unrep;
+	if (!smp->losses) {
+		rack_glue.alone++;
+		rack_glue.cut += s->r->cc_loss_cuts > cuts;
+	}
+}
+
+static void rack_glue_rto(struct sim *s, struct flow *f)
+{
+	sim_cc_aicc.on_rto(s, f);
+	rack_glue.synced &= f->lost_seen == (u16)f->lost;
+}
+
+static void rack_glue_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
+{
+	sim_cc_aicc.on_tx_start(s, f, idle_ns);
+}
+
+static const struct sim_cc_ops rack_glue_ops = {
+	.name = "aicc",
+	.init = rack_glue_init,
+	.on_ack = rack_glue_ack,
+	.on_rto = rack_glue_rto,
+	.on_tx_start = rack_glue_tx_start,
+};
+
+/*
+ * The packets RACK's reordering timer marks lost are in no rate sample
+ * (tcp_rack_reo_timeout() runs outside an ACK); aicc's glue finds them
+ * in the stack's count of lost packets and hands them to the law with
+ * the next ACK (aicc_losses_unreported()), as the module does.  128 aicc
+ * flows into a 128 KB drop-tail port without ECN: the timer fires, each
+ * such loss reaches the law once, and ACKs that mark no loss of their
+ * own, which the law could not have cut for before, make it cut (once
+ * per round: not every one).
+ */
+static void test_rack_losses_reach_aicc(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	setup(&c, SIM_SC_LONG, SIM_CC_AICC, 128, 10,
+	      &(struct over){ .buffer_kb = 128, .no_ecn = true,
+			      .cc_ops = &rack_glue_ops });
+	memset(&rack_glue, 0, sizeof(rack_glue));
+	rack_glue.synced = true;
+	ok = !run(&c, &r, "aicc 128 long flows, 128 KB, no ECN");
+	diag("RACK's timer fired %llu times; %llu ACKs carried %llu packets "
+	     "it marked; %llu with no loss of their own, %llu loss cuts",
+	     (unsigned long long)r.reo_timeouts,
+	     (unsigned long long)rack_glue.acks,
+	     (unsigned long long)rack_glue.pkts,
+	     (unsigned long long)rack_glue.alone,
+	     (unsigned long long)rack_glue.cut);
+	report(ok && rack_glue.synced && r.reo_timeouts > 0 &&
+	       rack_glue.acks > 0 && rack_glue.acks <= r.reo_timeouts &&
+	       rack_glue.pkts >= rack_glue.acks && rack_glue.cut > 0,
+	       "aicc_takes_the_losses_of_racks_timer");
+}
+
+/*
  * 64 Reno senders of three-packet messages into a 64 KB drop-tail
  * buffer: a message whose last packets are lost has nothing sent after
  * them for RACK to go by, and without probes each waits for the RTO.
@@ -971,6 +1059,7 @@ int main(void)
 	test_samples();
 	test_loss_recovery();
 	test_rack();
+	test_rack_losses_reach_aicc();
 	test_tlp();
 	test_delack();
 	test_rto();
