@@ -220,7 +220,8 @@ static inline u8 aicc_ack_maybe_delayed(bool flagged, u32 acked,
  * @lost_total in *@seen (updated here on every ACK, and at a timeout,
  * whose own losses the timeout reports): the packets marked since the last
  * ACK beyond the @rs_losses this one reports, modulo 2^16, which the law
- * needs only as "some" or "none".  The module and the simulator both ask
+ * needs only as "some" or "none" (an ACK that reports 2^16 or more is
+ * compared modulo 2^16 too).  The module and the simulator both ask
  * here (Documentation/algorithm.rst, "Signals").
  */
 static inline u32 aicc_losses_unreported(u16 *seen, u32 lost_total,
@@ -229,6 +230,13 @@ static inline u32 aicc_losses_unreported(u16 *seen, u32 lost_total,
 	u16 marked = (u16)lost_total - *seen;
 
 	*seen = (u16)lost_total;
+	/*
+	 * Fewer than the ACK reports: the count was taken again during
+	 * this ACK (Linux enters Loss inside tcp_ack() when an MTU probe
+	 * fails, after the ACK marked its losses).
+	 */
+	if (marked < (u16)rs_losses)
+		return 0;
 	return (u16)(marked - (u16)rs_losses);
 }
 
