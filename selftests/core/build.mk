@@ -48,5 +48,5 @@ check-abi-doc:
 		"files=/aicc/:global files:$(AICC_GLOBAL_FILES)" \
 		"files=/tcp_aicc/parameters/:module parameters:$(call module_params,module/*.c)" \
 		"knobs=/<profile>/" "stats=/<profile>/stats/" \
-		"ranges=/<profile>/" \
+		"ranges=/<profile>/" "units=/<profile>/" \
 		"defaults=/<profile>/:module/core/aicc_defaults.h:uapi/aicc.h"

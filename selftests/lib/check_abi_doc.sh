@@ -12,12 +12,16 @@
 #              rows '[AICC_S_X] = { "name"' or '[AICC_RS_X] = { "name"'
 #   LABEL      a word put before "knobs" and "counters" in the test names
 #   ABI_DOC    the ABI file(s) whose "What:" lines are searched
-#   CHECK      knobs=PATH            every knob has "What: ...PATH<knob>"
+#   CHECK      knobs=PATH            every knob has "What: ...PATH<knob>",
+#                                    its entry saying "(RW)" or "(RW, ..."
 #                                    (and there are at least 20)
-#              stats=PATH            every counter likewise (at least 10)
+#              stats=PATH            every counter likewise, "(RO" (at
+#                                    least 10)
 #              ranges=PATH           every knob's entry gives the table's
 #                                    range and (RK rows) default: "Range: LO
 #                                    to HI", or "range LO..HI; default D"
+#              units=PATH            every knob's entry names the table's
+#                                    unit: "Unit: WORDS" (unit_words())
 #              files=PATH:NAME:F,... each listed file F, as test NAME
 #              defaults=PATH:DEFAULTS.h:UAPI.h
 #                                    every knob's entry gives its default
@@ -59,13 +63,13 @@ done
 [ $# -gt 0 ] || die "no CHECK given (knobs=PATH, stats=PATH, files=PATH:NAME:F,...)"
 for c in "$@"; do
 	case $c in
-	knobs=?*|stats=?*|ranges=?*) ;;
+	knobs=?*|stats=?*|ranges=?*|units=?*) ;;
 	files=?*:?*:?*) ;;
 	defaults=?*:?*:?*)
 		IFS=: read -r _ dh uh <<< "${c#defaults=}"
 		[ -r "$dh" ] || die "cannot read defaults header '$dh'"
 		[ -r "$uh" ] || die "cannot read uapi header '$uh'" ;;
-	*) die "bad CHECK '$c' (knobs=PATH, stats=PATH, ranges=PATH, files=PATH:NAME:F,... or defaults=PATH:DEFAULTS.h:UAPI.h)" ;;
+	*) die "bad CHECK '$c' (knobs=PATH, stats=PATH, ranges=PATH, units=PATH, files=PATH:NAME:F,... or defaults=PATH:DEFAULTS.h:UAPI.h)" ;;
 	esac
 done
 
@@ -76,6 +80,10 @@ mapfile -t knobs < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
 mapfile -t bounds < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
 	grep -oE '( "[a-z0-9_]+", AICC_UNIT_[A-Z0-9_]+, *[0-9]+U?, *[0-9]+U?,|RK\(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]+", *[A-Z0-9_]+, *[0-9]+U?, *[0-9]+U?, *[0-9]+U?,)' |
 	sed -E 's/^RK\([^,]*, *//; s/"//g; s/, *AICC_[A-Z0-9_]+, */ /; s/U?, */ /g; s/ *$//')
+# "name UNIT_ENUM" of each knob row
+mapfile -t units < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
+	grep -oE '( "[a-z0-9_]+", AICC_UNIT_[A-Z0-9_]+|RK\(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]+", *AICC_RU_[A-Z0-9_]+)' |
+	sed -E 's/^RK\([^,]*, *//; s/"//g; s/, */ /')
 mapfile -t stats < <(sed -n \
 	's/^\t\[AICC_R\{0,1\}S_[A-Z_]*\] = { "\([a-z_]*\)".*/\1/p' "$tables")
 
@@ -90,17 +98,26 @@ documented()
 	done
 }
 
-# all_of KIND MIN PATH NAME...: every NAME documented, and at least MIN
+# all_of KIND MIN MODE PATH NAME...: every NAME documented, its entry
+# saying "(MODE)" or "(MODE, ..." (RW: the module makes knobs 0644; RO:
+# counters 0444, which test_module.sh checks in the VM), and at least MIN
 all_of()
 {
-	local kind=$1 min=$2 path=$3 missing
-	shift 3
+	local kind=$1 min=$2 mode=$3 path=$4 missing n wrong=
+	shift 4
 
 	missing=$(documented "$path" "$@")
-	if [ $# -ge "$min" ] && [ -z "$missing" ]; then
-		ktap_pass "all $# $label$kind documented"
+	for n in "$@"; do
+		case $(entry "$path" "$n") in
+		*"($mode)"*|*"($mode, "*|"") ;;
+		*) wrong="$wrong $n" ;;
+		esac
+	done
+	if [ $# -ge "$min" ] && [ -z "$missing$wrong" ]; then
+		ktap_pass "all $# $label$kind documented, $mode"
 	else
-		ktap_fail "all $label$kind documented" "found $#, missing:$missing"
+		ktap_fail "all $label$kind documented, $mode" \
+			"found $#, missing:$missing; not ($mode):$wrong"
 	fi
 }
 
@@ -136,6 +153,51 @@ ranges()
 	else
 		ktap_fail "all $label""knob ranges documented as in the table" \
 			"found ${#bounds[@]}, wrong:$bad"
+	fi
+}
+
+# the words an entry uses for a unit of the tables (uapi/aicc.h's
+# enum aicc_unit, uapi/aicc_roce.h's enum aicc_roce_unit)
+unit_words()
+{
+	case $1 in
+	AICC_UNIT_PERMILLE) echo "per mille (1/1000)" ;;
+	AICC_UNIT_US|AICC_RU_US) echo "microseconds" ;;
+	AICC_UNIT_MS|AICC_RU_MS) echo "milliseconds" ;;
+	AICC_UNIT_MPKT) echo "1/1000 packet (segment)" ;;
+	AICC_UNIT_PKT) echo "packets (segments)" ;;
+	AICC_UNIT_KBPS) echo "kbit/s (0: no limit)" ;;
+	AICC_UNIT_BOOL|AICC_RU_BOOL) echo "0 or 1" ;;
+	AICC_UNIT_COUNT|AICC_RU_COUNT|AICC_RU_ENUM) echo "a number" ;;
+	AICC_RU_MBPS) echo "Mbit/s" ;;
+	AICC_RU_BYTES) echo "bytes" ;;
+	AICC_RU_PERCENT) echo "percent" ;;
+	AICC_RU_Q10) echo "1/1024" ;;
+	esac
+}
+
+# units PATH: every knob's entry names the table's unit ("Unit: WORDS")
+units()
+{
+	local path=$1 u name enum want bad=
+
+	for u in "${units[@]}"; do
+		read -r name enum <<< "$u"
+		want=$(unit_words "$enum")
+		if [ -z "$want" ]; then
+			bad="$bad $name (unit $enum unknown to this script)"
+			continue
+		fi
+		case $(entry "$path" "$name") in
+		*"Unit: $want"[\ .\;,]*) ;;
+		*) bad="$bad $name (wants 'Unit: $want')" ;;
+		esac
+	done
+	if [ ${#units[@]} -ge 20 ] && [ -z "$bad" ]; then
+		ktap_pass "all ${#units[@]} $label""knob units documented as in the table"
+	else
+		ktap_fail "all $label""knob units documented as in the table" \
+			"found ${#units[@]}, wrong:$bad"
 	fi
 }
 
@@ -197,9 +259,10 @@ defaults()
 ktap_plan $#
 for c in "$@"; do
 	case $c in
-	knobs=*) all_of knobs 20 "${c#knobs=}" "${knobs[@]}" ;;
-	stats=*) all_of counters 10 "${c#stats=}" "${stats[@]}" ;;
+	knobs=*) all_of knobs 20 RW "${c#knobs=}" "${knobs[@]}" ;;
+	stats=*) all_of counters 10 RO "${c#stats=}" "${stats[@]}" ;;
 	ranges=*) ranges "${c#ranges=}" ;;
+	units=*) units "${c#units=}" ;;
 	defaults=*)
 		IFS=: read -r path dh uh <<< "${c#defaults=}"
 		defaults "$path" "$dh" "$uh"

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # module.sh: load tcp_aicc.ko for a selftest and undo everything at exit
-# (it sources ktap.sh and unload.sh too).
+# (it sources ktap.sh, unload.sh and wait.sh too).
 #
 #   . "$(dirname "$0")/../lib/module.sh"
 #                                # sets top (the repository), kver, ko
@@ -24,7 +24,7 @@
 #                                # up to SECONDS (30)
 #   mod_busy_info                # from unload.sh: what holds tcp_aicc
 #   mod_wait_listen NS PORT [SECONDS]
-#                                # wait up to SECONDS (10) for a TCP
+#                                # from wait.sh: wait up to SECONDS (10) for a TCP
 #                                # listener on PORT in network namespace NS
 #                                # ("" for the test's own); status 1 and a
 #                                # diagnostic if none comes up
@@ -40,6 +40,8 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 # shellcheck source=selftests/lib/unload.sh
 . "$top/selftests/lib/unload.sh"
+# shellcheck source=selftests/lib/wait.sh
+. "$top/selftests/lib/wait.sh"
 kver=$(uname -r)
 ko=${AICC_KO:-$top/build/$kver/tcp_aicc.ko}
 # shellcheck disable=SC2034 # for the sourcing test
@@ -98,60 +100,4 @@ mod_load()
 mod_load_or_skip()
 {
 	mod_load || ktap_skip_all "insmod failed"
-}
-
-# mod_wait_until SECONDS WHAT CMD...: run CMD every 0.1 s until it
-# succeeds, for at most SECONDS of elapsed time (one ss takes seconds on a
-# debug kernel, so not a number of tries); status 1 and "no WHAT after
-# SECONDS s" if it never does.
-mod_wait_until()
-{
-	local secs=$1 what=$2 end
-
-	shift 2
-	end=$((SECONDS + secs))
-	until "$@"; do
-		if [ "$SECONDS" -ge "$end" ]; then
-			ktap_info "no $what after $secs s"
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-
-# mod_ss_lists NS SS-ARGS...: ss(8) in network namespace NS ("" for the
-# test's own) lists a socket
-mod_ss_lists()
-{
-	local ns=$1 in=()
-
-	shift
-	[ -n "$ns" ] && in=(ip netns exec "$ns")
-	"${in[@]}" ss -H "$@" 2>/dev/null | grep -q .
-}
-
-# mod_wait_ss NS SECONDS WHAT SS-ARGS...: wait until ss lists a socket
-mod_wait_ss()
-{
-	local ns=$1 secs=$2 what=$3
-
-	shift 3
-	mod_wait_until "$secs" "$what${ns:+ in $ns}" mod_ss_lists "$ns" "$@"
-}
-
-# mod_wait_listen NS PORT [SECONDS]: wait for a TCP listener on PORT instead
-# of sleeping a fixed time after starting a server (under emulation a server
-# can take seconds to get there).
-mod_wait_listen()
-{
-	mod_wait_ss "$1" "${3:-10}" "TCP listener on port $2" -ltn "sport = :$2"
-}
-
-# mod_wait_conn NS PORT [SECONDS]: wait for an established TCP connection to
-# PORT, instead of sleeping a fixed time after starting a client whose flow
-# the next check needs.
-mod_wait_conn()
-{
-	mod_wait_ss "$1" "${3:-10}" "connection to TCP port $2" \
-		-tn state established "dport = :$2"
 }

@@ -59,7 +59,7 @@
 #   marks backlog_bytes backlog_pkts), topo_qsample_start/stop/pct (queue
 #   backlog samples, of any namespace's qdisc 10: too),
 #   topo_ping_rtt I COUNT (min/avg/max ms),
-#   topo_rx_bytes (receiver eth0), topo_wait_listen NS PORT,
+#   topo_rx_bytes (receiver eth0), mod_wait_listen NS PORT (wait.sh),
 #   topo_iperf_server PORT, topo_bulk I CC SECS PORT (iperf3 goodput in
 #   bit/s), topo_gen_server / topo_gen I MODE ARGS... (aiccgen hooks),
 #   topo_load_aicc WHO (make bench and make demo: tcp_aicc.ko loaded).
@@ -90,6 +90,8 @@ TOPO_QSAMPLE_FILE=
 topo_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=selftests/lib/unload.sh
 . "$topo_repo/selftests/lib/unload.sh"
+# shellcheck source=selftests/lib/wait.sh
+. "$topo_repo/selftests/lib/wait.sh"
 TOPO_AICCGEN=${TOPO_AICCGEN:-$topo_repo/build/aiccgen}
 TOPO_QMON=${TOPO_QMON:-$topo_repo/build/selftests/lib/qmon}
 
@@ -516,27 +518,12 @@ topo_rx_bytes()
 	topo_rcv cat /sys/class/net/eth0/statistics/rx_bytes
 }
 
-# topo_wait_listen NS PORT [SECONDS]: wait until a TCP listener is up.
-topo_wait_listen()
-{
-	local ns=$1 port=$2 n=$((${3:-10} * 10))
-
-	while [ $n -gt 0 ]; do
-		ip netns exec "$ns" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . &&
-			return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	topo_err "nothing listens on port $port in $ns"
-	return 1
-}
-
 # topo_iperf_server PORT: an iperf3 server in the receiver namespace
 # (serves one test at a time: one port per concurrent flow).
 topo_iperf_server()
 {
 	topo_bg "$TOPO_NS_RCV" iperf3 -s -p "$1" > /dev/null 2>&1
-	topo_wait_listen "$TOPO_NS_RCV" "$1"
+	mod_wait_listen "$TOPO_NS_RCV" "$1"
 }
 
 # topo_bulk I CC SECS PORT [IPERF3 ARGS...]: one iperf3 flow from sender I
@@ -578,7 +565,7 @@ topo_gen_server()
 	topo_have_gen || { topo_err "no $TOPO_AICCGEN (make tools)"; return 1; }
 	topo_bg "$TOPO_NS_RCV" "$TOPO_AICCGEN" server -p "$port" "$@" \
 		> "$TOPO_TMP/gen-server-$port.log" 2>&1
-	topo_wait_listen "$TOPO_NS_RCV" "$port"
+	mod_wait_listen "$TOPO_NS_RCV" "$port"
 }
 
 # topo_gen I MODE ARGS...: aiccgen MODE from sender I against the

@@ -31,7 +31,7 @@ check-roce-abi-doc:
 	bash selftests/lib/check_abi_doc.sh -t module/roce/roce_tables.c -l RoCE \
 		-d Documentation/ABI/testing/sysfs-kernel-aicc \
 		"knobs=/aicc/roce/" "stats=/aicc/roce/stats/" \
-		"ranges=/aicc/roce/" \
+		"ranges=/aicc/roce/" "units=/aicc/roce/" \
 		"files=/aicc/roce/:flows and flow_slots:flows,flow_slots" \
 		"files=/aicc_roce/parameters/:module parameters:$(call module_params,module/roce/*.c)"
 
