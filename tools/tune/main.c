@@ -56,6 +56,7 @@ static void usage(void)
 	       "         --buffer-kb B (1024)  --ecn-kb K (100)  --fan-in N (32)\n"
 	       "         --min-rto-us U (200)  --ts-tick-us U (1000)\n"
 	       "         --kernel-pacing (the simulator paces as Linux does)\n"
+	       "         --tlp (the simulator sends tail-loss probes)\n"
 	       "         --workload MIX.conf\n"
 	       "budget:  --generations G (30)  --lambda L (12)  --sigma S (0.2)\n"
 	       "         --seed S (1)  --quick (smaller, shorter scenarios)\n"
@@ -228,7 +229,7 @@ static void others_from(struct tune_set *set, int profile,
 enum {
 	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
 	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
-	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE, O_FLOOR, O_TSTICK, O_KPACE,
+	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE, O_FLOOR, O_TSTICK, O_KPACE, O_TLP,
 	O_CSEED, O_DRAWS, O_GATE,
 };
 
@@ -239,6 +240,7 @@ static const struct option longopts[] = {
 	{ "fan-in", 1, NULL, O_FANIN }, { "min-rto-us", 1, NULL, O_RTO },
 	{ "ts-tick-us", 1, NULL, O_TSTICK },
 	{ "kernel-pacing", 0, NULL, O_KPACE },
+	{ "tlp", 0, NULL, O_TLP },
 	{ "workload", 1, NULL, O_WORK }, { "generations", 1, NULL, O_GEN },
 	{ "lambda", 1, NULL, O_LAMBDA }, { "sigma", 1, NULL, O_SIGMA },
 	{ "seed", 1, NULL, O_SEED }, { "quick", 0, NULL, O_QUICK },
@@ -469,7 +471,7 @@ int main(int argc, char **argv)
 		if (!tcp_opt && ((opt >= O_PROFILE && opt <= O_WORK) ||
 				 opt == O_DEFH || opt == O_SOURCE ||
 				 opt == O_TSTICK || opt == O_KPACE ||
-				 opt == O_CSEED ||
+				 opt == O_TLP || opt == O_CSEED ||
 				 opt == O_DRAWS || opt == O_GATE))
 			tcp_opt = longopts[li].name;
 		if (num_opt_set(nums, TUNE_NR(nums), opt, longopts[li].name))
@@ -480,6 +482,9 @@ int main(int argc, char **argv)
 			break;
 		case O_KPACE:
 			fb.kernel_pacing = true;
+			break;
+		case O_TLP:
+			fb.tlp = true;
 			break;
 		case O_PROFILE:
 			profile = sim_parse_profile(optarg);
@@ -618,6 +623,8 @@ int main(int argc, char **argv)
 		out("# TCP timestamps every %u us (0: none)\n", fb.ts_tick_us);
 	if (fb.kernel_pacing)
 		out("# the simulator paces as Linux does (--kernel-pacing)\n");
+	if (fb.tlp)
+		out("# the simulator sends tail-loss probes as Linux does (--tlp)\n");
 	if (mx.seed_off)
 		out("# scenario seeds shifted by %u (--case-seed)\n", mx.seed_off);
 	if (mx.draws > 1)

@@ -252,6 +252,7 @@ static void add(struct builder *b, int kind, double w, double rs, double ts,
 	c->min_rto_us = fb->min_rto_us;
 	c->ts_tick_us = fb->ts_tick_us;
 	c->kernel_pacing = fb->kernel_pacing;
+	c->tlp = fb->tlp;
 	c->seed = seed + b->mx->seed_off;
 	c->flows = flows;
 	c->msg_kb = msg_kb;

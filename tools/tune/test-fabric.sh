@@ -15,6 +15,8 @@
 #     the packet after an idle pacer half a packet time early, which
 #     the module's hold after a resume, aicc_resume_hold_ns(), cancels;
 #     without the hold two of the three draws lose 104-184 packets);
+#   - aicc-tune --tlp reaches the simulator (DCTCP's timeouts give way
+#     to tail-loss probes in the same cases);
 #   - the file is a valid aicc profile file: 'aicc profile load -n'
 #     accepts it (and aicc-tune --eval reads it with the module's own
 #     knob checks).
@@ -68,6 +70,28 @@ tuner_sees_no_loss() {
 	[ $n = 2 ]
 }
 
+# aicc-tune --tlp reaches the simulator: DCTCP's 256-way incasts end
+# their tails with probes instead of timeouts (269 and 507 RTOs without
+# probes, 28 and 0 with them), and the log says so
+tuner_tlp_reaches_simulator() {
+	local cs r0 r1 n=0
+
+	"$TUNE" --profile aicc --fan-in 256 --buffer-kb 512 --eval "$FILE" \
+		--tlp > "$TMP/tlp.log" 2> "$TMP/err" ||
+		fail "aicc-tune --eval --tlp: $(head -1 "$TMP/err")" || return 1
+	grep -q '^# .*tail-loss probes.*(--tlp)' "$TMP/tlp.log" ||
+		fail "the log does not say --tlp" || return 1
+	for cs in "incast-256/aicc 100G/10us" "incast-256/aicc 200G/20us"; do
+		r0=$(case_loss "$TMP/eval.log" "$cs" dctcp | cut -d' ' -f2)
+		r1=$(case_loss "$TMP/tlp.log" "$cs" dctcp | cut -d' ' -f2)
+		echo "# $cs: dctcp rtos $r0 without probes, $r1 with"
+		[ -n "$r0" ] && [ -n "$r1" ] && [ $((r1 * 3)) -lt "$r0" ] ||
+			fail "$cs: want a third of the RTOs or fewer" || return 1
+		n=$((n + 1))
+	done
+	[ $n = 2 ]
+}
+
 # one run -> "drops_window rtos_window drops_warm iterations cct_ratio"
 sim_run() {
 	"$SIM" incast --flows 256 --buffer-kb 512 --warmup-ms 2 -j "$@" |
@@ -109,9 +133,10 @@ tool_accepts_file() {
 
 command -v python3 > /dev/null || { echo "1..0 # SKIP no python3"; exit 4; }
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 t fabric256_file_loads_with_aicc_tool tool_accepts_file
 t fabric256_tuner_no_loss_where_dctcp_loses tuner_sees_no_loss
+t fabric256_tuner_tlp_reaches_the_simulator tuner_tlp_reaches_simulator
 t fabric256_sim_incast_no_loss_where_dctcp_drops sim_no_loss_where_dctcp_drops
 t fabric256_sim_incast_no_loss_with_kernel_pacing \
 	sim_no_loss_where_dctcp_drops --kernel-pacing

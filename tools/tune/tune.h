@@ -136,6 +136,7 @@ struct tune_fabric {
 	u32 min_rto_us;
 	u32 ts_tick_us;		/* TCP timestamp tick, 0: none */
 	bool kernel_pacing;	/* sim_config.kernel_pacing */
+	bool tlp;		/* sim_config.tlp: tail-loss probes */
 };
 
 struct tune_mix {
