@@ -62,6 +62,7 @@
 #   topo_rx_bytes (receiver eth0), mod_wait_listen NS PORT (wait.sh),
 #   topo_iperf_server PORT, topo_bulk I CC SECS PORT (iperf3 goodput in
 #   bit/s), topo_gen_server / topo_gen I MODE ARGS... (aiccgen hooks),
+#   topo_start_server PORT ARGS... (a selftest's "topology and server"),
 #   topo_load_aicc WHO (make bench and make demo: tcp_aicc.ko loaded).
 
 TOPO_SENDERS=${TOPO_SENDERS:-1}
@@ -566,6 +567,18 @@ topo_gen_server()
 	topo_bg "$TOPO_NS_RCV" "$TOPO_AICCGEN" server -p "$port" "$@" \
 		> "$TOPO_TMP/gen-server-$port.log" 2>&1
 	mod_wait_listen "$TOPO_NS_RCV" "$port"
+}
+
+# topo_start_server PORT [ARGS...]: a dumbbell selftest's first result,
+# "topology and server": topo_setup and topo_gen_server PORT ARGS; if
+# either fails, the result fails and the test ends (ktap_finish).
+topo_start_server()
+{
+	if ! topo_setup || ! topo_gen_server "$@"; then
+		ktap_fail "topology and server"
+		ktap_finish
+	fi
+	ktap_pass "topology and server"
 }
 
 # topo_gen I MODE ARGS...: aiccgen MODE from sender I against the

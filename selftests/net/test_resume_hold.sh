@@ -59,11 +59,7 @@ topo_atexit "echo $old > $knob"
 echo 2000 > "$knob"
 
 TOPO_RATE=50mbit TOPO_DELAY=2ms TOPO_AQM=none TOPO_SENDER_QDISC=fq
-if ! topo_setup || ! topo_gen_server $port --cc aicc; then
-	ktap_fail "topology and server"
-	ktap_finish
-fi
-ktap_pass "topology and server"
+topo_start_server $port --cc aicc
 
 # the sender's capture: "t_ns seq len" per new data packet to the port
 # as it leaves eth0 (outgoing packets reach only ETH_P_ALL sockets; a

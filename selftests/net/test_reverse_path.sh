@@ -58,11 +58,7 @@ topo_test_module "$ko"
 
 TOPO_SENDERS=3 TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red
 TOPO_ECN_K=30000 TOPO_SENDER_QDISC=fq
-if ! topo_setup || ! topo_gen_server $port --cc aicc; then
-	ktap_fail "topology and server"
-	ktap_finish
-fi
-ktap_pass "topology and server"
+topo_start_server $port --cc aicc
 
 # probe SERVER_CC OUT: the probe connects first; the bulk flows start 0.3 s
 # later, the requests 1.5 s after the connection (the bench's rpc scenario).

@@ -33,11 +33,7 @@ ktap_plan 4
 topo_test_module "$TOPO_KO"
 [ -r "$st/idle_restarts" ] || ktap_skip_all "no $st/idle_restarts"
 
-if ! topo_setup || ! topo_gen_server $port --cc aicc_lat; then
-	ktap_fail "topology and server"
-	ktap_finish
-fi
-ktap_pass "topology and server"
+topo_start_server $port --cc aicc_lat
 
 topo_gen 1 bulk -p $port -t 7 --interval 500 --cc aicc_bulk \
 	> "$TOPO_TMP/bulk.json" 2> "$TOPO_TMP/bulk.err" &

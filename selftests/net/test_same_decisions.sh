@@ -39,11 +39,7 @@ topo_atexit "echo 0 > $tr/events/aicc/aicc_core/enable"
 
 TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red TOPO_ECN_K=30000
 TOPO_SENDER_QDISC=fq
-if ! topo_setup || ! topo_gen_server $port --cc aicc; then
-	ktap_fail "topology and server"
-	ktap_finish
-fi
-ktap_pass "topology and server"
+topo_start_server $port --cc aicc
 
 echo 0 > $tr/tracing_on
 # One socket's calls may run on different CPUs (softirq ACKs, the sending

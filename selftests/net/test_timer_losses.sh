@@ -36,11 +36,7 @@ ktap_plan 4
 topo_test_module "$TOPO_KO"
 [ -r "$st/timer_losses" ] || ktap_skip_all "no $st/timer_losses"
 
-if ! topo_setup || ! topo_gen_server $port --cc aicc_lat; then
-	ktap_fail "topology and server"
-	ktap_finish
-fi
-ktap_pass "topology and server"
+topo_start_server $port --cc aicc_lat
 
 # the sender's TCP RetransSegs
 retrans()
