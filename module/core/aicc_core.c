@@ -1000,6 +1000,15 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	if ((f->flags & AICC_F_HAVE_BASE) && idle_ns < f->base_rtt)
 		return 0;
 	/*
+	 * A base RTT older than its window gives way to the next sample.
+	 * After a longer gap, age it here: its 32-bit stamp (2^20 ns
+	 * units) wraps every 52 days, and a gap close to a multiple of that
+	 * would make it look fresh.  (The glue reports gaps above 65 minutes
+	 * as 71.6, longer than any window.)
+	 */
+	if ((idle_ns >> 20) > p->rtt_win_ns_hi)
+		f->base_stamp = coarse(now_ns) - p->rtt_win_ns_hi - 1;
+	/*
 	 * Nothing to resume before the first RTT sample or in fast start,
 	 * but a busy period begins here: the next resume must measure the
 	 * rate over it, not over the time since the connection opened (an

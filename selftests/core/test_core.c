@@ -1308,6 +1308,34 @@ KTAP_CASE(seconds_long_rtt_and_target_do_not_wrap)
 		    want, d.f.mode, d.f.base_rtt);
 }
 
+/*
+ * The base RTT's 32-bit stamp counts 2^20 ns units and wraps every 52
+ * days: a connection idle that long (the glue reports any gap above 65
+ * minutes as U32_MAX us) must not find its old base fresh.  Checked at a
+ * gap of exactly 2^52 ns, which brings the stamp back to where it was,
+ * and at a 20 s gap, where the window (10 s) alone expires it.
+ */
+KTAP_CASE(base_rtt_expires_across_the_stamp_wrap)
+{
+	static const u64 gap[] = { 1ULL << 52, 20000000000ULL };
+	struct drv d;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		drv_tracking(&d);
+		drv_round_n(&d, 100000, 0, 0, 20);
+		ktap_expect(d.f.base_rtt == 100000, "base %u ns", d.f.base_rtt);
+		d.now += gap[i];
+		aicc_on_tx_start(&d.f, &d.p, d.now, 4294967295ULL * 1000,
+				 d.delivered, d.ce);
+		/* the path is longer now */
+		drv_round_n(&d, 150000, 0, 0, 20);
+		ktap_expect(d.f.base_rtt == 150000,
+			    "after %llu ns idle: base %u ns, want 150000",
+			    (unsigned long long)gap[i], d.f.base_rtt);
+	}
+}
+
 KTAP_CASE(remembered_rate_skips_fast_start)
 {
 	struct aicc_memval mv = { .rate = 125000000, .base_rtt = 100000,
