@@ -76,14 +76,10 @@ done
 mapfile -t knobs < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
 	grep -oE '( "[a-z0-9_]+", AICC_UNIT_|RK\(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]+")' |
 	sed 's/[^"]*"\([a-z0-9_]*\)".*/\1/')
-# "name lo hi [default]" of each knob row (U suffixes dropped)
+# "name UNIT_ENUM lo hi [default]" of each knob row (U suffixes dropped)
 mapfile -t bounds < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
 	grep -oE '( "[a-z0-9_]+", AICC_UNIT_[A-Z0-9_]+, *[0-9]+U?, *[0-9]+U?,|RK\(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]+", *[A-Z0-9_]+, *[0-9]+U?, *[0-9]+U?, *[0-9]+U?,)' |
-	sed -E 's/^RK\([^,]*, *//; s/"//g; s/, *AICC_[A-Z0-9_]+, */ /; s/U?, */ /g; s/ *$//')
-# "name UNIT_ENUM" of each knob row
-mapfile -t units < <(tr '\n\t' '  ' < "$tables" | tr -s ' ' |
-	grep -oE '( "[a-z0-9_]+", AICC_UNIT_[A-Z0-9_]+|RK\(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]+", *AICC_RU_[A-Z0-9_]+)' |
-	sed -E 's/^RK\([^,]*, *//; s/"//g; s/, */ /')
+	sed -E 's/^RK\([^,]*, *//; s/"//g; s/, *(AICC_[A-Z0-9_]+), */ \1 /; s/U?, */ /g; s/ *$//')
 mapfile -t stats < <(sed -n \
 	's/^\t\[AICC_R\{0,1\}S_[A-Z_]*\] = { "\([a-z_]*\)".*/\1/p' "$tables")
 
@@ -136,7 +132,7 @@ ranges()
 	local path=$1 b name lo hi def text want bad=
 
 	for b in "${bounds[@]}"; do
-		read -r name lo hi def <<< "$b"
+		read -r name _ lo hi def <<< "$b"
 		text=$(entry "$path" "$name")
 		if [ -n "$def" ]; then
 			want="range $lo..$hi; default $def"
@@ -179,10 +175,10 @@ unit_words()
 # units PATH: every knob's entry names the table's unit ("Unit: WORDS")
 units()
 {
-	local path=$1 u name enum want bad=
+	local path=$1 b name enum want bad=
 
-	for u in "${units[@]}"; do
-		read -r name enum <<< "$u"
+	for b in "${bounds[@]}"; do
+		read -r name enum _ <<< "$b"
 		want=$(unit_words "$enum")
 		if [ -z "$want" ]; then
 			bad="$bad $name (unit $enum unknown to this script)"
@@ -193,11 +189,11 @@ units()
 		*) bad="$bad $name (wants 'Unit: $want')" ;;
 		esac
 	done
-	if [ ${#units[@]} -ge 20 ] && [ -z "$bad" ]; then
-		ktap_pass "all ${#units[@]} $label""knob units documented as in the table"
+	if [ ${#bounds[@]} -ge 20 ] && [ -z "$bad" ]; then
+		ktap_pass "all ${#bounds[@]} $label""knob units documented as in the table"
 	else
 		ktap_fail "all $label""knob units documented as in the table" \
-			"found ${#units[@]}, wrong:$bad"
+			"found ${#bounds[@]}, wrong:$bad"
 	fi
 }
 

@@ -747,7 +747,8 @@ static void rack_glue_init(struct sim *s, struct flow *f)
 static void rack_glue_ack(struct sim *s, struct flow *f,
 			  const struct aicc_sample *smp)
 {
-	u16 unrep = (u16)((u16)f->lost - f->lost_seen - (u16)smp->losses);
+	u16 seen = f->lost_seen;	/* the glue's own count, on a copy */
+	u32 unrep = aicc_losses_unreported(&seen, f->lost, smp->losses);
 	u64 cuts = s->r->cc_loss_cuts;
 
 	sim_cc_aicc.on_ack(s, f, smp);
