@@ -129,6 +129,7 @@ bad_input_refused() {
 	refuses 2 --profile aicc --rate-gbit 0 &&
 	refuses 2 --profile aicc --ts-tick-us 1000001 &&
 	refuses 2 --roce --ts-tick-us 1 &&
+	refuses 2 --roce --tlp &&
 	refuses 2 --profile aicc --draws 0 &&
 	refuses 2 --profile aicc --draws 5 &&
 	refuses 2 --profile aicc --case-seed -1 &&
