@@ -76,6 +76,7 @@ static const struct {
 	{ AICC_EV_POL_RANGE, AICC_S_POL_RANGE },
 	{ AICC_EV_POL_WATCHDOG, AICC_S_POL_WATCHDOG },
 	{ AICC_EV_POL_HOLD, AICC_S_POL_HOLD },
+	{ AICC_EV_UNDO, AICC_S_UNDOS },
 };
 
 static void aicc_count(struct sock *sk, unsigned int ev)
@@ -497,9 +498,28 @@ static u32 aicc_ssthresh(struct sock *sk)
 	return tcp_sk(sk)->snd_ssthresh;
 }
 
+/*
+ * TCP found the recovery or timeout that began at tp->prior_cwnd spurious
+ * (tcp_undo_cwnd_reduction(): only where it saved a prior ssthresh, so
+ * never for an ECN-driven CWR) and sets the window to what this returns.
+ * cong_control then runs on the same ACK with the core's restored state.
+ */
 static u32 aicc_undo_cwnd(struct sock *sk)
 {
-	return tcp_snd_cwnd(tcp_sk(sk));
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	unsigned int ev;
+
+	if (!ca->inited)
+		return tcp_snd_cwnd(tp);
+	rcu_read_lock();
+	ev = aicc_on_undo(&ca->f, aicc_params_of(ca->f.profile),
+			  tp->prior_cwnd);
+	aicc_trace_core(sk, AICC_TC_UNDO, tp->prior_cwnd, 0, 0, 0, NULL, 0, ev);
+	rcu_read_unlock();
+	aicc_apply(sk);
+	aicc_count(sk, ev);
+	return tcp_snd_cwnd(tp);
 }
 
 static size_t aicc_get_info(struct sock *sk, u32 ext, int *attr,

@@ -110,6 +110,7 @@ enum aicc_stat_id {
 	AICC_S_POL_WATCHDOG,	/* ... watchdog trips */
 	AICC_S_POL_HOLD,	/* ... classic rounds after a trip */
 	AICC_S_TIMER_LOSSES,	/* losses no ACK reported (RACK's timer) */
+	AICC_S_UNDOS,		/* spurious cuts undone */
 	AICC_NR_STATS
 };
 

@@ -961,6 +961,34 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 }
 
 /*
+ * The stack found its last loss recovery or timeout spurious -- DSACKs
+ * for every packet it sent again, or timestamps showing that the first
+ * copies arrived: reordering (adaptive routing, packet spraying) or a
+ * delay spike, not congestion -- and undoes its cut.  @prior_pkts is the
+ * window when the recovery or timeout began (Linux's tp->prior_cwnd, in
+ * whole packets), and the window goes back to at least that, as Reno's
+ * undo does.  A window the kernel held at its floor of two packets was
+ * carried by the pacer, and that floor says nothing of it: it stays.  The
+ * timeout's LOSS round ends (its rate came from a window the path did not
+ * limit); a cut on delay or marks since then is undone as well, and the
+ * next round's signals cut again if the queue is real.  Rare: divisions
+ * are allowed (none are needed).
+ */
+unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
+			  u32 prior_pkts)
+{
+	u64 w = (u64)prior_pkts << 16;
+
+	if (f->mode == AICC_MODE_LOSS)
+		f->mode = AICC_MODE_TRACK;
+	if (prior_pkts > AICC_CWND_FLOOR_PKTS && w > f->cwnd)
+		f->cwnd = w;
+	clamp_cwnd(f, p);
+	update_rate(f, p);
+	return AICC_EV_UNDO;
+}
+
+/*
  * The window to resume with after idle: the rate the flow actually
  * delivered over its last busy period (one collective's burst), times
  * base + T, the round trip the window is paced over -- so that the pacing

@@ -3,7 +3,7 @@
  * aicc core: the congestion-control algorithm, independent of where it runs.
  *
  * The kernel module and the simulator both drive a flow through the same
- * four entry points:
+ * five entry points:
  *
  *   aicc_flow_init()      a connection starts (optionally from a remembered
  *                         rate for its peer); aicc_flow_seed_rtt() hands it
@@ -12,6 +12,8 @@
  *                         kernel's struct rate_sample (or the simulator's)
  *   aicc_on_rto()         a retransmission timeout
  *   aicc_on_tx_start()    sending resumes after the pipe went empty
+ *   aicc_on_undo()        the stack found a loss recovery or a timeout
+ *                         spurious and undoes its cut
  *
  * and read back two outputs: aicc_cwnd_pkts() and flow->rate (bytes/s),
  * plus, after a resume, aicc_resume_hold_ns(): how long to hold the next
@@ -135,6 +137,7 @@ struct aicc_flow {
 #define AICC_EV_POL_RANGE	0x1000	/* inputs out of range: classic */
 #define AICC_EV_POL_WATCHDOG	0x2000	/* the watchdog tripped */
 #define AICC_EV_POL_HOLD	0x4000	/* classic: watchdog hold-off */
+#define AICC_EV_UNDO		0x8000	/* a spurious cut was undone */
 
 /* A remembered per-peer rate (the rate cache's value). */
 struct aicc_memval {
@@ -166,6 +169,8 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 unsigned int aicc_on_tx_start(struct aicc_flow *f,
 			      const struct aicc_params *p, u64 now_ns,
 			      u64 idle_ns, u32 delivered, u32 delivered_ce);
+unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
+			  u32 prior_pkts);
 u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns, u32 bytes);
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,

@@ -23,6 +23,7 @@ enum aicc_trace_call {
 	AICC_TC_ADOPT,		/* base_rtt_ns, base_stamp, now_ns */
 	AICC_TC_TX_START,	/* now_ns, idle_ns, delivered, delivered_ce */
 	AICC_TC_RTO,		/* delivered, delivered_ce */
+	AICC_TC_UNDO,		/* prior_pkts */
 	AICC_NR_TC
 };
 

@@ -117,4 +117,6 @@ const struct aicc_name_desc aicc_stat_desc[AICC_NR_STATS] = {
 	[AICC_S_POL_HOLD] = { "policy_held_rounds", "rounds classic after a watchdog trip" },
 	[AICC_S_TIMER_LOSSES] = { "timer_losses",
 				  "packets marked lost outside an ACK (RACK's timer)" },
+	[AICC_S_UNDOS] = { "undos",
+			   "loss recoveries and timeouts found spurious, cut undone" },
 };

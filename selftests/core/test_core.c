@@ -662,6 +662,64 @@ KTAP_CASE(loss_cut_once_per_round)
 }
 
 /*
+ * A spurious recovery or timeout undone: the window goes back to at least
+ * the stack's window when it began, never lower than now, not from the
+ * kernel's floor of two packets (a paced sub-packet window stays), and a
+ * timeout's LOSS round ends.  The pacing rate follows the window.
+ */
+KTAP_CASE(undo_restores_the_window_before_the_cut)
+{
+	struct drv d;
+	unsigned int ev;
+	double w1, r1;
+
+	drv_tracking(&d);
+	d.f.cwnd = 100ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 100);
+	/* a loss cut, then its undo */
+	drv_ack(&d, 1000, 100000, d.delivered, 0, 1, 0);
+	w1 = cwnd_pkts(&d);
+	r1 = (double)d.f.rate;
+	ktap_expect(w1 < 90, "no loss cut: %.2f", w1);
+	ev = aicc_on_undo(&d.f, &d.p, 100);
+	ktap_expect(ev == AICC_EV_UNDO, "events %#x", ev);
+	ktap_expect(d.f.cwnd == 100ULL << 16 &&
+		    fabs(d.f.rate / r1 - 100 / w1) < 0.01 * 100 / w1,
+		    "undo: window %.2f, rate %.3f of the cut's, want 100, %.3f",
+		    cwnd_pkts(&d), d.f.rate / r1, 100 / w1);
+	/* a window that grew since is not lowered */
+	d.f.cwnd = 120ULL << 16;
+	aicc_on_undo(&d.f, &d.p, 100);
+	ktap_expect(d.f.cwnd == 120ULL << 16, "undo lowered 120 to %.2f",
+		    cwnd_pkts(&d));
+
+	/* a timeout: LOSS at the last round's delivery, then undone */
+	drv_round_n(&d, 100000, 0, 0, 40);
+	drv_round_n(&d, 100000, 0, 0, 40);
+	aicc_on_rto(&d.f, &d.p, d.delivered, d.ce);
+	ktap_expect(d.f.mode == AICC_MODE_LOSS && d.f.cwnd == 40ULL << 16,
+		    "timeout: mode %u window %.2f", d.f.mode, cwnd_pkts(&d));
+	ev = aicc_on_undo(&d.f, &d.p, 120);
+	ktap_expect(ev == AICC_EV_UNDO && d.f.mode == AICC_MODE_TRACK &&
+		    d.f.cwnd == 120ULL << 16,
+		    "timeout undone: events %#x mode %u window %.2f", ev,
+		    d.f.mode, cwnd_pkts(&d));
+
+	/* the kernel's floor says nothing of a paced window below it */
+	d.f.cwnd = AICC_ONE / 2;
+	aicc_on_undo(&d.f, &d.p, AICC_CWND_FLOOR_PKTS);
+	ktap_expect(d.f.cwnd == AICC_ONE / 2, "0.5 packet raised to %.2f",
+		    cwnd_pkts(&d));
+	aicc_on_undo(&d.f, &d.p, 3);
+	ktap_expect(d.f.cwnd == 3ULL << 16, "0.5 packet, prior 3: %.2f",
+		    cwnd_pkts(&d));
+	/* and the window's bounds hold */
+	aicc_on_undo(&d.f, &d.p, 0xffffffffU);
+	ktap_expect(d.f.cwnd <= AICC_CWND_MAX, "prior 2^32 - 1: window %llu",
+		    d.f.cwnd);
+}
+
+/*
  * The stack's running count of lost packets against what the ACKs report:
  * packets RACK's timer marked between two ACKs come out once, at the next
  * ACK, also across the 16-bit wrap of the snapshot and of the count.  A

@@ -8,7 +8,9 @@
 # call into the core, its inputs and the flow's state after it -- and
 # aicc-replay feeds the same calls to the userspace core, comparing every
 # state byte and event.  A bulk phase gives rounds and ECN cuts; incast
-# bursts with idle gaps give idle restarts.
+# bursts with idle gaps give idle restarts; a bulk phase through a
+# reordering netem on the sender gives spurious recoveries, which TCP
+# undoes (aicc_on_undo()).
 #
 # Both ends run aicc with default knobs (the replay assumes them).
 
@@ -16,6 +18,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$dir/../.." && pwd)
 . "$dir/../lib/ktap.sh"
 . "$dir/../lib/topo.sh"
+. "$dir/../lib/trace.sh"
 
 ktap_require_root
 ktap_require ip tc ethtool
@@ -26,82 +29,28 @@ replay=$top/build/aicc-replay
 [ -x "$replay" ] || ktap_skip_all "no $replay (make tools)"
 topo_have_gen || ktap_skip_all "no traffic generator (make tools)"
 
-tr=/sys/kernel/tracing
-[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
 port=6070
 
-ktap_plan 6
+ktap_plan 7
 
 topo_test_module "$ko"
-[ -d $tr/events/aicc/aicc_core ] ||
+trace_have aicc_core ||
 	ktap_skip_all "no aicc:aicc_core tracepoint (tracefs missing?)"
-topo_atexit "echo 0 > $tr/events/aicc/aicc_core/enable"
 
 TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red TOPO_ECN_K=30000
 TOPO_SENDER_QDISC=fq
 topo_start_server $port --cc aicc
 
-echo 0 > $tr/tracing_on
-# One socket's calls may run on different CPUs (softirq ACKs, the sending
-# task): order them by the counter clock, one atomic count across CPUs.
-# The global clock is not enough: two calls on two CPUs can get the same
-# stamp, and the merged trace then lists them in CPU order (seen on the
-# debug kernel: a round ended one ACK early in the replay).
-clock=$(cat $tr/trace_clock)
-clock=${clock#*[}
-clock=${clock%%]*}
-echo counter > $tr/trace_clock
-topo_atexit "echo $clock > $tr/trace_clock"
-
-# buf_kb FILE: the size in KB to write back to a buffer_size_kb FILE.  It
-# reads "N", or "N (expanded: M)" while the ring buffer has never been
-# used: any write expands it, so M, the size its first use would have
-# given, is the one to restore; the global file reads "X" when the CPUs'
-# sizes differ (no size: each CPU's own file is saved then).
-buf_kb()
-{
-	local v
-
-	read -r v < "$1" || return 1
-	case $v in
-	*"(expanded: "*)
-		v=${v#*"(expanded: "}
-		v=${v%)}
-		;;
-	esac
-	[[ $v =~ ^[0-9]+$ ]] && [ "$v" -gt 0 ] && echo "$v"
-}
-declare -A buf_saved	# buffer_size_kb file -> KB
-if kb=$(buf_kb $tr/buffer_size_kb); then
-	buf_saved[$tr/buffer_size_kb]=$kb
-else
-	for f in "$tr"/per_cpu/cpu*/buffer_size_kb; do
-		kb=$(buf_kb "$f") && buf_saved[$f]=$kb
-	done
-fi
-[ ${#buf_saved[@]} -gt 0 ] ||
-	ktap_info "buffer_size_kb reads '$(cat $tr/buffer_size_kb)': its size is not restored"
-buf_restore()
-{
-	local f
-
-	for f in "${!buf_saved[@]}"; do
-		echo "${buf_saved[$f]}" > "$f"
-	done
-}
-topo_atexit buf_restore
-echo 16384 > $tr/buffer_size_kb
-echo > $tr/trace
-echo 1 > $tr/events/aicc/aicc_core/enable
-echo 1 > $tr/tracing_on
+trace_start aicc_core
 topo_gen 1 bulk -p $port -n 2 -t 3 --cc aicc > "$TOPO_TMP/bulk.json" \
 	2> "$TOPO_TMP/bulk.err"
 topo_gen 1 incast -p $port -n 4 --size 256K --iters 4 --gap 200 --cc aicc \
 	> "$TOPO_TMP/incast.json" 2> "$TOPO_TMP/incast.err"
-echo 0 > $tr/events/aicc/aicc_core/enable
-cp $tr/trace "$TOPO_TMP/trace"
-echo > $tr/trace
-buf_restore
+# reordering: spurious recoveries that TCP undoes (test_undo.sh)
+topo_snd 1 tc qdisc replace dev eth0 root netem delay 3ms reorder 95%
+topo_gen 1 bulk -p $port -n 2 -t 2 --cc aicc > "$TOPO_TMP/reorder.json" \
+	2> "$TOPO_TMP/reorder.err"
+trace_stop "$TOPO_TMP/trace"
 
 out=$("$replay" "$TOPO_TMP/trace" 2>&1) && rc=0 || rc=$?
 ktap_info "$(echo "$out" | tail -5)"
@@ -126,6 +75,8 @@ ktap_expect "the trace covers thousands of ACKs and many rounds" \
 	"acks $acks, rounds $(num rounds)"
 ktap_expect "the trace covers cuts" "$(num cuts) -ge 1"
 ktap_expect "the trace covers idle restarts" "$(num 'idle restarts') -ge 1"
+undos=$(echo "$sum" | grep -oE 'undo [0-9]+' | head -1 | cut -d' ' -f2)
+ktap_expect "the trace covers undone cuts" "${undos:-0} -ge 1"
 # Every flow began after the recording did, so no call comes before its
 # flow's init: not even the ACK of an active open's SYN-ACK, which the
 # kernel processes (and hands to cong_control) before init runs.

@@ -235,6 +235,7 @@ struct netns_counters {
 	uint64_t timeouts;		/* TcpExt: TCPTimeouts */
 	uint64_t loss_probes;		/* TcpExt: TCPLossProbes */
 	uint64_t spurious_rtos;		/* TcpExt: TCPSpuriousRTOs */
+	uint64_t undos;			/* TcpExt: TCP*Undo, summed */
 };
 
 void netns_counters_read(struct netns_counters *c);

@@ -300,6 +300,11 @@ static int proc_lookup(const char *path, const char *prefix,
 	return ret;
 }
 
+/* Recoveries and timeouts that TCP found spurious and undid. */
+static const char *const undo_mibs[] = {
+	"TCPFullUndo", "TCPPartialUndo", "TCPDSACKUndo", "TCPLossUndo",
+};
+
 static void counters_here(struct netns_counters *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -312,6 +317,14 @@ static void counters_here(struct netns_counters *c)
 		    &c->loss_probes);
 	proc_lookup("/proc/self/net/netstat", "TcpExt:", "TCPSpuriousRTOs",
 		    &c->spurious_rtos);
+	/* each is one tcp_undo_cwnd_reduction() */
+	for (size_t i = 0; i < sizeof(undo_mibs) / sizeof(undo_mibs[0]); i++) {
+		uint64_t v = 0;
+
+		proc_lookup("/proc/self/net/netstat", "TcpExt:", undo_mibs[i],
+			    &v);
+		c->undos += v;
+	}
 }
 
 static int ns_first_index(const char * const *names, int i)
@@ -349,6 +362,7 @@ void netns_counters_read(struct netns_counters *c)
 		c->timeouts += k.timeouts;
 		c->loss_probes += k.loss_probes;
 		c->spurious_rtos += k.spurious_rtos;
+		c->undos += k.undos;
 	}
 }
 
@@ -364,6 +378,7 @@ void netns_counters_json(struct jw *w, const struct netns_counters *a,
 	jw_uint(w, "rto_timeouts", b->timeouts - a->timeouts);
 	jw_uint(w, "loss_probes", b->loss_probes - a->loss_probes);
 	jw_uint(w, "spurious_rtos", b->spurious_rtos - a->spurious_rtos);
+	jw_uint(w, "undos", b->undos - a->undos);
 	jw_obj_end(w);
 }
 
@@ -373,11 +388,12 @@ void netns_counters_text(FILE *f, const struct netns_counters *a,
 	if (!a->valid || !b->valid)
 		return;
 	fprintf(f,
-		"netns: retrans_segs %llu rto_timeouts %llu loss_probes %llu spurious_rtos %llu\n",
+		"netns: retrans_segs %llu rto_timeouts %llu loss_probes %llu spurious_rtos %llu undos %llu\n",
 		(unsigned long long)(b->retrans_segs - a->retrans_segs),
 		(unsigned long long)(b->timeouts - a->timeouts),
 		(unsigned long long)(b->loss_probes - a->loss_probes),
-		(unsigned long long)(b->spurious_rtos - a->spurious_rtos));
+		(unsigned long long)(b->spurious_rtos - a->spurious_rtos),
+		(unsigned long long)(b->undos - a->undos));
 }
 
 /* ---- event loop ---- */

@@ -129,11 +129,20 @@ int main(int argc, char **argv)
 		s.mss = 1448;
 		ev = aicc_on_ack(&x->f, p, &s);
 		emit(x - g, AICC_TC_ACK, ev, 0, 0, 0, 0, &s, sizeof(s), &x->f);
-		if (step == 9000) {
+		if (step == 4000 || step == 9000) {
+			/* the timeout, then its undo (F-RTO, DSACKs) */
+			u32 prior = (u32)(x->f.cwnd >> 16);
+
 			ev = aicc_on_rto(&x->f, p, x->delivered,
 					 x->delivered_ce);
 			emit(x - g, AICC_TC_RTO, ev, x->delivered,
 			     x->delivered_ce, 0, 0, NULL, 0, &x->f);
+			if (step == 4000) {
+				ev = aicc_on_undo(&x->f, p, prior);
+				emit(x - g, AICC_TC_UNDO, ev, prior, 0, 0, 0,
+				     NULL, 0, &x->f);
+				continue;
+			}
 			struct aicc_memval mv = {
 				.base_rtt = BASE_NS - 1000,
 				.base_stamp = (u32)(s.now_ns >> 20),

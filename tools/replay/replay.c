@@ -61,6 +61,7 @@ static const char *const call_name[AICC_NR_TC] = {
 	[AICC_TC_ADOPT] = "adopt_base",
 	[AICC_TC_TX_START] = "tx_start",
 	[AICC_TC_RTO] = "rto",
+	[AICC_TC_UNDO] = "undo",
 };
 
 /*
@@ -314,6 +315,10 @@ static int replay(const struct record *r, struct counts *c,
 	case AICC_TC_RTO:
 		ev = aicc_on_rto(&fl->f, &params[fl->profile], (u32)r->arg[0],
 				 (u32)r->arg[1]);
+		break;
+	case AICC_TC_UNDO:
+		ev = aicc_on_undo(&fl->f, &params[fl->profile],
+				  (u32)r->arg[0]);
 		break;
 	}
 	c->calls++;

@@ -35,8 +35,9 @@ ktap_info "$summary"
 set -- $(echo "$summary" | sed -E 's/.*; ([0-9]+) rounds, ([0-9]+) cuts, ([0-9]+) idle restarts;.* ([0-9]+) mismatches/\1 \2 \3 \4/')
 ktap_expect "identical decisions on a generated trace" \
 	"$rc -eq 0 -a ${4:-1} -eq 0"
-ktap_expect "the trace has rounds, cuts and idle restarts" \
-	"${1:-0} -gt 100 -a ${2:-0} -gt 10 -a ${3:-0} -ge 3"
+undo=$(echo "$summary" | grep -oE 'undo [0-9]+' | cut -d' ' -f2)
+ktap_expect "the trace has rounds, cuts, idle restarts and an undo" \
+	"${1:-0} -gt 100 -a ${2:-0} -gt 10 -a ${3:-0} -ge 3 -a ${undo:-0} -ge 1"
 
 # Line 2000 is an ACK of the middle flow: change the first byte of its
 # recorded state (the low byte of cwnd).
