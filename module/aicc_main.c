@@ -501,8 +501,10 @@ static u32 aicc_ssthresh(struct sock *sk)
 /*
  * TCP found the recovery or timeout that began at tp->prior_cwnd spurious
  * (tcp_undo_cwnd_reduction(): only where it saved a prior ssthresh, so
- * never for an ECN-driven CWR) and sets the window to what this returns.
- * cong_control then runs on the same ACK with the core's restored state.
+ * never for an ECN-driven CWR, nor once an ECN echo withdrew the undo) and
+ * sets the window to what this returns.  The window and pacing rate are
+ * applied here: an undo on an old ACK, or with nothing in flight, is not
+ * followed by cong_control.
  */
 static u32 aicc_undo_cwnd(struct sock *sk)
 {

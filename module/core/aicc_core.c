@@ -968,11 +968,14 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
  * window when the recovery or timeout began (Linux's tp->prior_cwnd, in
  * whole packets), and the window goes back to at least that, as Reno's
  * undo does.  A window the kernel held at its floor of two packets was
- * carried by the pacer, and that floor says nothing of it: it stays.  The
- * timeout's LOSS round ends (its rate came from a window the path did not
- * limit); a cut on delay or marks since then is undone as well, and the
- * next round's signals cut again if the queue is real.  Rare: divisions
- * are allowed (none are needed).
+ * carried by the pacer, and that floor says nothing of it: it stays.  A
+ * timeout's LOSS mode ends: there was no timeout to recover from.  A
+ * delay cut since the recovery began is given back as well, and a later
+ * round cuts again if the queue is real (a mark in the meantime never gets
+ * here: its ECN echo withdraws the undo in the stack).  A window given
+ * back is no longer "cut this round": a loss that the same ACK reports
+ * (TCP undoes, then enters a new recovery) cuts it.  Rare: divisions are
+ * allowed (none are needed).
  */
 unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
 			  u32 prior_pkts)
@@ -981,8 +984,10 @@ unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
 
 	if (f->mode == AICC_MODE_LOSS)
 		f->mode = AICC_MODE_TRACK;
-	if (prior_pkts > AICC_CWND_FLOOR_PKTS && w > f->cwnd)
+	if (prior_pkts > AICC_CWND_FLOOR_PKTS && w > f->cwnd) {
 		f->cwnd = w;
+		f->flags &= ~AICC_F_CUT;
+	}
 	clamp_cwnd(f, p);
 	update_rate(f, p);
 	return AICC_EV_UNDO;

@@ -687,6 +687,12 @@ KTAP_CASE(undo_restores_the_window_before_the_cut)
 		    fabs(d.f.rate / r1 - 100 / w1) < 0.01 * 100 / w1,
 		    "undo: window %.2f, rate %.3f of the cut's, want 100, %.3f",
 		    cwnd_pkts(&d), d.f.rate / r1, 100 / w1);
+	/* given back, the window is no longer cut this round: a loss cuts */
+	ev = drv_ack(&d, 1000, 100000, d.delivered - 10, 0, 1, 0);
+	ktap_expect((ev & AICC_EV_LOSS_CUT) && d.f.cwnd < 100ULL << 16,
+		    "a loss after the undo: events %#x window %.2f", ev,
+		    cwnd_pkts(&d));
+	d.f.cwnd = 100ULL << 16;
 	/* a window that grew since is not lowered */
 	d.f.cwnd = 120ULL << 16;
 	aicc_on_undo(&d.f, &d.p, 100);

@@ -11,7 +11,9 @@
 #      window at most 1.5 times cubic's, and over the whole run, start-up
 #      included, half of cubic's (the target);
 #   2. four flows joining 2 s apart from one sender: Jain's index over the
-#      time all four run is at least 0.9 (target 0.95).
+#      time all four run is at least 0.9 (target 0.95), and their goodput
+#      at least 0.8 of cubic's single flow in the same run (until 5
+#      December 2026, of the configured rate).
 #
 # The targets are issue 2's; a miss is reported "not ok ... # TODO" (a
 # known gap, counted as skipped) while the hard checks, with margins wide
@@ -135,7 +137,9 @@ read -r mb jain < <(summary "$j")
 ktap_info "4 staggered aicc flows: ${mb:-?} Mbit/s, Jain ${jain:-?}"
 ktap_expect_perf "four staggered flows: Jain's index" "${jain:-x}" 0.90 1.0
 ktap_target "four staggered flows: Jain's index, target 0.95" "${jain:-x}" 0.95 1.0
-ktap_expect_perf "four staggered flows: utilisation" \
-	"$(awk -v m="${mb:-0}" -v r="$RATE_MBIT" 'BEGIN { printf "%.3f", m / r }')" 0.80 1.10
+# against cubic's single flow in the same run, as the single flow's check:
+# the configured rate is not what the rig moves when the host is busy
+ktap_expect_perf "four staggered flows: goodput / cubic's single flow" \
+	"$(topo_ratio "${mb:-0}" "${c_mb:-0}")" 0.80 1.15
 
 ktap_finish

@@ -48,7 +48,7 @@ topo_gen 1 incast -p $port -n 4 --size 256K --iters 4 --gap 200 --cc aicc \
 	> "$TOPO_TMP/incast.json" 2> "$TOPO_TMP/incast.err"
 # reordering: spurious recoveries that TCP undoes (test_undo.sh)
 topo_snd 1 tc qdisc replace dev eth0 root netem delay 3ms reorder 95%
-topo_gen 1 bulk -p $port -n 2 -t 2 --cc aicc > "$TOPO_TMP/reorder.json" \
+topo_gen 1 bulk -p $port -n 2 -t 4 --cc aicc > "$TOPO_TMP/reorder.json" \
 	2> "$TOPO_TMP/reorder.err"
 trace_stop "$TOPO_TMP/trace"
 

@@ -87,6 +87,7 @@ int main(int argc, char **argv)
 		struct gflow *x = &g[step % nflows];
 		const struct aicc_params *p = &params[x->profile];
 		u64 inflight = 0, win;
+		u32 prior;
 		struct aicc_sample s;
 		unsigned int ev;
 
@@ -127,12 +128,12 @@ int main(int argc, char **argv)
 		s.losses = (step == 4000) ? 3 : 0;
 		s.inflight = (u32)(x->f.cwnd >> 16);
 		s.mss = 1448;
+		/* the window before this ACK's loss cut, for the undo below */
+		prior = (u32)(x->f.cwnd >> 16);
 		ev = aicc_on_ack(&x->f, p, &s);
 		emit(x - g, AICC_TC_ACK, ev, 0, 0, 0, 0, &s, sizeof(s), &x->f);
 		if (step == 4000 || step == 9000) {
-			/* the timeout, then its undo (F-RTO, DSACKs) */
-			u32 prior = (u32)(x->f.cwnd >> 16);
-
+			/* a timeout, then (at 4000) TCP finds it all spurious */
 			ev = aicc_on_rto(&x->f, p, x->delivered,
 					 x->delivered_ce);
 			emit(x - g, AICC_TC_RTO, ev, x->delivered,
