@@ -492,7 +492,7 @@ static void busy_begin(struct aicc_flow *f, u64 now_ns, u32 delivered)
 {
 	f->busy_start = (u32)(now_ns >> 10);
 	f->busy_del0 = delivered;
-	f->busy_cong = 0;
+	f->xflags = 0;	/* and no cut of fast start before it is undone */
 }
 
 /* The window (Q16 packets) that carries @rate over @rt_ns. */
@@ -716,7 +716,7 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 	f->target = compute_target(f, p);
 	/* the busy period met congestion: its rate was the path's */
 	if (ce || ((f->flags & AICC_F_HAVE_RTT) && d1 > f->target))
-		f->busy_cong = 1;
+		f->xflags |= AICC_X_BUSY_CONG;
 	/*
 	 * The busy period's start (32 bits of 2^10 ns, which wrap after 73
 	 * minutes) and its packets delivered (2^32 packets pass in 9 minutes
@@ -765,6 +765,12 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 		 */
 		if (held)
 			break;
+		/*
+		 * An undo comes within about a round trip of the spurious
+		 * cut (DSACKs, or at once with timestamps): past the held
+		 * round, one no longer brings fast start back.
+		 */
+		f->xflags &= ~AICC_X_START_CUT;
 		/*
 		 * Delay cuts only in rounds the window limited.  An
 		 * app-limited flow (requests, responses) is not what holds
@@ -892,10 +898,13 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		 */
 		cut_cwnd(f, p->loss_beta_q16);
 		f->flags |= AICC_F_CUT;
-		f->busy_cong = 1;
+		f->xflags |= AICC_X_BUSY_CONG;
 		ev |= AICC_EV_LOSS_CUT;
+		/* an undo (aicc_on_undo()) resumes fast start */
+		f->xflags &= ~AICC_X_START_CUT;
 		if (f->mode == AICC_MODE_START) {
 			f->mode = AICC_MODE_TRACK;
+			f->xflags |= AICC_X_START_CUT;
 			ev |= AICC_EV_START_EXIT;
 		}
 		new_round(f, s);
@@ -944,6 +953,11 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 	if (w < f->cwnd)
 		f->cwnd = w;
 	clamp_cwnd(f, p);
+	/* a timeout of fast start; a backed-off one keeps the first's */
+	if (f->mode == AICC_MODE_START)
+		f->xflags |= AICC_X_START_CUT;
+	else if (f->mode != AICC_MODE_LOSS)
+		f->xflags &= ~AICC_X_START_CUT;
 	f->mode = AICC_MODE_LOSS;
 	/*
 	 * A loss for the policy's watchdog too: under heavy loss, windows of
@@ -952,7 +966,7 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
 	 */
 	f->flags |= AICC_F_CUT | AICC_F_POL_LOSS;
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
-	f->busy_cong = 1;
+	f->xflags |= AICC_X_BUSY_CONG;
 	/* the LOSS round counts the marks delivered from here, not before */
 	f->round_end = delivered;
 	f->round_ce0 = delivered_ce;
@@ -969,7 +983,10 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
  * whole packets), and the window goes back to at least that, as Reno's
  * undo does.  A window the kernel held at its floor of two packets was
  * carried by the pacer, and that floor says nothing of it: it stays.  A
- * timeout's LOSS mode ends: there was no timeout to recover from.  A
+ * timeout's LOSS mode ends: there was no timeout to recover from; a loss
+ * or timeout that ended fast start resumes it, as Reno's undo brings slow
+ * start back with the old ssthresh, if the undo comes before the end of
+ * the first round that decides after the cut.  A
  * delay cut since the recovery began is given back as well, and a later
  * round cuts again if the queue is real (a mark in the meantime never gets
  * here: its ECN echo withdraws the undo in the stack).  A window given
@@ -982,8 +999,11 @@ unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
 {
 	u64 w = (u64)prior_pkts << 16;
 
-	if (f->mode == AICC_MODE_LOSS)
+	if (f->xflags & AICC_X_START_CUT)
+		f->mode = AICC_MODE_START;
+	else if (f->mode == AICC_MODE_LOSS)
 		f->mode = AICC_MODE_TRACK;
+	f->xflags &= ~AICC_X_START_CUT;
 	if (prior_pkts > AICC_CWND_FLOOR_PKTS && w > f->cwnd) {
 		f->cwnd = w;
 		f->flags &= ~AICC_F_CUT;
@@ -1015,7 +1035,7 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 	u64 rt = (u64)f->base_rtt + f->target;
 	u64 w;
 
-	if (!del || (u64)dur << 10 < f->base_rtt || !f->busy_cong)
+	if (!del || (u64)dur << 10 < f->base_rtt || !(f->xflags & AICC_X_BUSY_CONG))
 		return;
 	/* del * rt / (dur << 10), in Q16 packets: rt is in ns, dur in 2^10 */
 	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, rt, 10), dur);

@@ -109,7 +109,7 @@ struct aicc_flow {
 	u8 pol_hist;		/* policy: the model's last 8 rounds, 1: bad */
 	u16 del_max;		/* policy: recent max delivered per round */
 	u8 pol_hold;		/* policy: rounds left with the classic law */
-	u8 busy_cong;		/* the busy period saw a mark, loss or queue */
+	u8 xflags;		/* AICC_X_* */
 };
 
 #define AICC_F_CUT		0x01	/* decreased during this round */
@@ -120,6 +120,9 @@ struct aicc_flow {
 #define AICC_F_DELAYED		0x20	/* round saw only delayed-ACK samples */
 #define AICC_F_POLICY		0x40	/* the model drove the last round */
 #define AICC_F_POL_LOSS		0x80	/* a loss since the last round's end */
+
+#define AICC_X_BUSY_CONG	0x01	/* the busy period saw a mark, loss or queue */
+#define AICC_X_START_CUT	0x02	/* a loss or timeout ended fast start */
 
 /* Events reported to the caller, for counters and tracing. */
 #define AICC_EV_ROUND		0x0001

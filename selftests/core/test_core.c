@@ -726,6 +726,61 @@ KTAP_CASE(undo_restores_the_window_before_the_cut)
 }
 
 /*
+ * A spurious loss or timeout that ended fast start: its undo brings fast
+ * start back (Reno's undo restores slow start with its ssthresh), as long
+ * as it comes before the first round that decides after the cut.
+ */
+KTAP_CASE(undo_resumes_fast_start)
+{
+	struct drv d;
+	u32 w;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_START, "mode %u", d.f.mode);
+	w = aicc_cwnd_pkts(&d.f);
+	drv_ack(&d, 1000, 100000, d.delivered, 0, 1, 0);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "a loss left mode %u",
+		    d.f.mode);
+	aicc_on_undo(&d.f, &d.p, w);
+	ktap_expect(d.f.mode == AICC_MODE_START && aicc_cwnd_pkts(&d.f) >= w,
+		    "undone: mode %u window %u, want fast start and %u",
+		    d.f.mode, aicc_cwnd_pkts(&d.f), w);
+	/* the cut restarted the round: the first one after it is short */
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_START &&
+		    aicc_cwnd_pkts(&d.f) > w + w / 2,
+		    "fast start grows: %u from %u", aicc_cwnd_pkts(&d.f), w);
+
+	/* a timeout in fast start, undone */
+	w = aicc_cwnd_pkts(&d.f);
+	aicc_on_rto(&d.f, &d.p, d.delivered, d.ce);
+	aicc_on_undo(&d.f, &d.p, w);
+	ktap_expect(d.f.mode == AICC_MODE_START, "timeout undone: mode %u",
+		    d.f.mode);
+
+	/* an undo after the round that decided: the flow stays tracking */
+	w = aicc_cwnd_pkts(&d.f);
+	drv_ack(&d, 1000, 100000, d.delivered, 0, 1, 0);
+	drv_round(&d, 100000, 0, 0);	/* held */
+	drv_round(&d, 100000, 0, 0);	/* decides */
+	drv_round(&d, 100000, 0, 0);
+	aicc_on_undo(&d.f, &d.p, w);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "late undo: mode %u",
+		    d.f.mode);
+
+	/* an undo in tracking never starts fast start */
+	drv_tracking(&d);
+	w = aicc_cwnd_pkts(&d.f);
+	drv_ack(&d, 1000, 100000, d.delivered, 0, 1, 0);
+	aicc_on_undo(&d.f, &d.p, w);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "tracking undone: mode %u",
+		    d.f.mode);
+}
+
+/*
  * The stack's running count of lost packets against what the ACKs report:
  * packets RACK's timer marked between two ACKs come out once, at the next
  * ACK, also across the 16-bit wrap of the snapshot and of the count.  A
@@ -913,7 +968,7 @@ static void drv_busy_period(struct drv *d, int ce_round)
 	drv_round_n(d, 100000, 0, 0, 50);
 	d->f.busy_start = (u32)(d->now >> 10);
 	d->f.busy_del0 = d->delivered;
-	d->f.busy_cong = 0;
+	d->f.xflags &= ~AICC_X_BUSY_CONG;
 	for (int i = 0; i < 10; i++)
 		drv_round_n(d, 100000, i == ce_round, 0, 25);
 }
@@ -1063,7 +1118,7 @@ KTAP_CASE(resume_window_not_below_min_cwnd)
 	drv_tracking(&d);
 	d.f.busy_start = (u32)(d.now >> 10);
 	d.f.busy_del0 = d.delivered;
-	d.f.busy_cong = 1;
+	d.f.xflags |= AICC_X_BUSY_CONG;
 	/* one packet delivered in a second */
 	drv_ack(&d, 1000000000ULL, 100000, d.delivered, 0, 0, 0);
 	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
