@@ -986,10 +986,10 @@ unsigned int aicc_on_rto(struct aicc_flow *f, const struct aicc_params *p,
  * timeout's LOSS mode ends: there was no timeout to recover from; a loss
  * or timeout that ended fast start resumes it, as Reno's undo brings slow
  * start back with the old ssthresh, if the undo comes before the end of
- * the first round that decides after the cut.  A
- * delay cut since the recovery began is given back as well, and a later
- * round cuts again if the queue is real (a mark in the meantime never gets
- * here: its ECN echo withdraws the undo in the stack).  A window given
+ * the first round that decides after the cut.  A delay cut since the
+ * recovery began is given back as well, and a later round cuts again if
+ * the queue is real (a mark in the meantime never gets here: its ECN echo
+ * withdraws the undo in the stack).  A window given
  * back is no longer "cut this round": a loss that the same ACK reports
  * (TCP undoes, then enters a new recovery) cuts it.  Rare: divisions are
  * allowed (none are needed).
@@ -1035,7 +1035,8 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 	u64 rt = (u64)f->base_rtt + f->target;
 	u64 w;
 
-	if (!del || (u64)dur << 10 < f->base_rtt || !(f->xflags & AICC_X_BUSY_CONG))
+	if (!del || (u64)dur << 10 < f->base_rtt ||
+	    !(f->xflags & AICC_X_BUSY_CONG))
 		return;
 	/* del * rt / (dur << 10), in Q16 packets: rt is in ns, dur in 2^10 */
 	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, rt, 10), dur);

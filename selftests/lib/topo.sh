@@ -62,6 +62,7 @@
 #   topo_rx_bytes (receiver eth0), mod_wait_listen NS PORT (wait.sh),
 #   topo_iperf_server PORT, topo_bulk I CC SECS PORT (iperf3 goodput in
 #   bit/s), topo_gen_server / topo_gen I MODE ARGS... (aiccgen hooks),
+#   topo_gen_netns FILE NAME (a namespace counter of aiccgen's report),
 #   topo_start_server PORT ARGS... (a selftest's "topology and server"),
 #   topo_load_aicc WHO (make bench and make demo: tcp_aicc.ko loaded).
 
@@ -590,4 +591,14 @@ topo_gen()
 
 	topo_have_gen || { topo_err "no $TOPO_AICCGEN (make tools)"; return 1; }
 	topo_snd "$i" "$TOPO_AICCGEN" "$mode" -j -c "$TOPO_RCV_ADDR" "$@"
+}
+
+# topo_gen_netns FILE NAME: the counter NAME (retrans_segs, undos, ...) of
+# the "netns" object in topo_gen's JSON report FILE: the sender
+# namespace's TCP counters over the run; nothing when it is missing.
+topo_gen_netns()
+{
+	python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["netns"][sys.argv[2]])' "$1" "$2" \
+		2>/dev/null
 }

@@ -38,15 +38,6 @@ topo_test_module "$TOPO_KO"
 
 topo_start_server $port --cc aicc_lat
 
-# segments the sender's namespace sent again during run NAME (aiccgen's
-# "netns" counters)
-retrans()
-{
-	python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["netns"]["retrans_segs"])' \
-		"$TOPO_TMP/$1.json"
-}
-
 bursts()
 {
 	topo_gen 1 incast -p $port -n 4 --size 16K --iters 100 --gap 10 \
@@ -64,7 +55,7 @@ topo_snd 1 tc qdisc replace dev eth0 root netem loss 10%
 bursts lossy
 t2=$(cat "$st/timer_losses")
 topo_snd 1 tc qdisc del dev eth0 root
-r=$(retrans lossy)
+r=$(topo_gen_netns "$TOPO_TMP/lossy.json" retrans_segs)
 ktap_info "10 % loss: timer_losses +$((t2 - t1)), segments sent again $r"
 ktap_expect "losses found outside ACKs were counted (+$((t2 - t1)))" \
 	"$t2 -gt $t1"

@@ -50,9 +50,7 @@ trace_stop "$TOPO_TMP/trace"
 topo_snd 1 tc qdisc del dev eth0 root
 u1=$(cat "$st/undos")
 
-tcp=$(python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["netns"]["undos"])' \
-	"$TOPO_TMP/bulk.json" 2>/dev/null)
+tcp=$(topo_gen_netns "$TOPO_TMP/bulk.json" undos)
 tcp=${tcp:-0}
 ktap_info "reordering: TCP undid $tcp recoveries, aicc counted $((u1 - u0))"
 ktap_expect "reordering made TCP undo recoveries ($tcp)" "$tcp -gt 0"

@@ -261,20 +261,27 @@ static void netns_leave(void)
 
 /* ---- per-namespace counters ---- */
 
+/* A counter of /proc/net/snmp or /proc/net/netstat, added to *out. */
+struct proc_field {
+	const char *name;
+	uint64_t *out;
+};
+
 /*
  * /proc/net/snmp and /proc/net/netstat hold pairs of lines: "Prefix: names"
- * then "Prefix: values".
+ * then "Prefix: values".  One pass adds every field's value to its *out;
+ * returns how many of the fields were found.
  */
-static int proc_lookup(const char *path, const char *prefix,
-		       const char *name, uint64_t *out)
+static size_t proc_lookup(const char *path, const char *prefix,
+			  const struct proc_field *fld, size_t nfld)
 {
 	char names[8192], vals[8192];
 	size_t plen = strlen(prefix);
 	FILE *f = fopen(path, "r");
-	int ret = -1;
+	size_t found = 0;
 
 	if (!f)
-		return -1;
+		return 0;
 	while (fgets(names, sizeof(names), f)) {
 		char *sn, *sv, *n, *v;
 
@@ -285,46 +292,42 @@ static int proc_lookup(const char *path, const char *prefix,
 		n = strtok_r(names + plen, "\n ", &sn);
 		v = strtok_r(vals + plen, "\n ", &sv);
 		while (n && v) {
-			if (!strcmp(n, name)) {
-				*out = strtoull(v, NULL, 10);
-				ret = 0;
-				break;
+			for (size_t i = 0; i < nfld; i++) {
+				if (strcmp(n, fld[i].name))
+					continue;
+				*fld[i].out += strtoull(v, NULL, 10);
+				found++;
 			}
 			n = strtok_r(NULL, "\n ", &sn);
 			v = strtok_r(NULL, "\n ", &sv);
 		}
-		if (ret == 0)
-			break;
 	}
 	fclose(f);
-	return ret;
+	return found;
 }
-
-/* Recoveries and timeouts that TCP found spurious and undid. */
-static const char *const undo_mibs[] = {
-	"TCPFullUndo", "TCPPartialUndo", "TCPDSACKUndo", "TCPLossUndo",
-};
 
 static void counters_here(struct netns_counters *c)
 {
+	const struct proc_field snmp[] = {
+		{ "RetransSegs", &c->retrans_segs },
+	};
+	const struct proc_field ext[] = {
+		{ "TCPTimeouts", &c->timeouts },
+		{ "TCPLossProbes", &c->loss_probes },
+		{ "TCPSpuriousRTOs", &c->spurious_rtos },
+		/* undone recoveries: each one tcp_undo_cwnd_reduction() */
+		{ "TCPFullUndo", &c->undos },
+		{ "TCPPartialUndo", &c->undos },
+		{ "TCPDSACKUndo", &c->undos },
+		{ "TCPLossUndo", &c->undos },
+	};
+
 	memset(c, 0, sizeof(*c));
 	/* /proc/self/net follows the namespace the thread is in now. */
-	c->valid = proc_lookup("/proc/self/net/snmp", "Tcp:", "RetransSegs",
-			       &c->retrans_segs) == 0;
-	proc_lookup("/proc/self/net/netstat", "TcpExt:", "TCPTimeouts",
-		    &c->timeouts);
-	proc_lookup("/proc/self/net/netstat", "TcpExt:", "TCPLossProbes",
-		    &c->loss_probes);
-	proc_lookup("/proc/self/net/netstat", "TcpExt:", "TCPSpuriousRTOs",
-		    &c->spurious_rtos);
-	/* each is one tcp_undo_cwnd_reduction() */
-	for (size_t i = 0; i < sizeof(undo_mibs) / sizeof(undo_mibs[0]); i++) {
-		uint64_t v = 0;
-
-		proc_lookup("/proc/self/net/netstat", "TcpExt:", undo_mibs[i],
-			    &v);
-		c->undos += v;
-	}
+	c->valid = proc_lookup("/proc/self/net/snmp", "Tcp:", snmp,
+			       sizeof(snmp) / sizeof(snmp[0])) == 1;
+	proc_lookup("/proc/self/net/netstat", "TcpExt:", ext,
+		    sizeof(ext) / sizeof(ext[0]));
 }
 
 static int ns_first_index(const char * const *names, int i)
