@@ -472,6 +472,23 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 	}
 }
 
+/*
+ * Loss without a timeout: a path MTU reduction (ICMP "fragmentation
+ * needed"), an MTU probe that the path did not carry, or Fast Open data
+ * that the peer did not take marks packets lost that no queue dropped;
+ * tcp_non_congestion_loss_retransmit() sends them again, leaves the window
+ * alone, and has just dropped the undo state.  Timeouts come from the
+ * retransmit timer, which clears icsk_pending before it calls
+ * tcp_retransmit_timer(); otherwise, with packets out, a timer is pending.
+ */
+static bool aicc_loss_is_timeout(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return !inet_csk(sk)->icsk_pending || tp->undo_marker ||
+	       tp->prior_ssthresh;
+}
+
 static void aicc_set_state(struct sock *sk, u8 new_state)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
@@ -480,6 +497,13 @@ static void aicc_set_state(struct sock *sk, u8 new_state)
 
 	if (new_state != TCP_CA_Loss || !ca->inited)
 		return;
+	if (!aicc_loss_is_timeout(sk)) {
+		/* the packets too large for the path, not the law's */
+		aicc_stat_add(ca->f.profile, AICC_S_NOCONG_LOSSES,
+			      (u16)((u16)tp->lost - ca->lost_seen));
+		ca->lost_seen = (u16)tp->lost;
+		return;
+	}
 	/* the timeout's losses (tcp_timeout_mark_lost()) are its own */
 	ca->lost_seen = (u16)tp->lost;
 	rcu_read_lock();

@@ -111,6 +111,7 @@ enum aicc_stat_id {
 	AICC_S_POL_HOLD,	/* ... classic rounds after a trip */
 	AICC_S_TIMER_LOSSES,	/* losses no ACK reported (RACK's timer) */
 	AICC_S_UNDOS,		/* spurious cuts undone */
+	AICC_S_NOCONG_LOSSES,	/* losses not from congestion (path MTU) */
 	AICC_NR_STATS
 };
 

@@ -119,4 +119,6 @@ const struct aicc_name_desc aicc_stat_desc[AICC_NR_STATS] = {
 				  "packets marked lost outside an ACK (RACK's timer)" },
 	[AICC_S_UNDOS] = { "undos",
 			   "loss recoveries and timeouts found spurious, cut undone" },
+	[AICC_S_NOCONG_LOSSES] = { "nocong_losses",
+				   "packets lost to the path MTU or refused Fast Open data" },
 };

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Packets lost to the path's MTU are no congestion.  When the path MTU
+# falls under a running flow (a router answers "fragmentation needed"),
+# TCP lowers its MSS, marks the packets that are now too large lost and
+# sends them again in its Loss state without cutting the window
+# (tcp_simple_retransmit()).  aicc must take that neither for a
+# retransmission timeout nor for losses of its control law: it counts
+# the packets in stats/nocong_losses.
+#
+# One aicc bulk flow through the dumbbell, tail drop (no AQM, so that no
+# retransmission, which is not ECN-capable, is dropped at a marking
+# threshold); 1.5 s in, the router's link to the receiver drops to an
+# MTU of 1280.
+#
+#   1. topology and server
+#   2. the sender learned the path MTU (its route caches mtu 1280)
+#   3. aicc counted the packets that were too large (nocong_losses) and
+#      took no timeout for them: rto_resets grew no more than the
+#      sender's TCPTimeouts
+#   4. nor losses for the law: no RACK-timer losses (timer_losses, which
+#      a count not taken again at the MTU's Loss would report) and no
+#      more loss cuts than TCP's SACK recoveries
+
+dir=$(cd "$(dirname "$0")" && pwd)
+. "$dir/../lib/ktap.sh"
+. "$dir/../lib/topo.sh"
+
+topo_require_testbed
+port=6098
+st=/sys/kernel/aicc/aicc/stats
+TOPO_AQM=none
+
+ktap_plan 4
+
+topo_test_module "$TOPO_KO"
+[ -r "$st/nocong_losses" ] || ktap_skip_all "no $st/nocong_losses"
+
+topo_start_server $port --cc aicc
+
+# ext NAME...: the sender's TcpExt counters NAME..., on one line
+ext()
+{
+	topo_snd 1 cat /proc/net/netstat | awk -v want="$*" '
+		$1 == "TcpExt:" && !hdr { for (k = 2; k <= NF; k++) name[k] = $k; hdr = 1; next }
+		$1 == "TcpExt:" { for (k = 2; k <= NF; k++) val[name[k]] = $k }
+		END { n = split(want, w, " ")
+		      for (k = 1; k <= n; k++) printf "%d%s", val[w[k]], k < n ? " " : "\n" }'
+}
+
+# stats NAME...: the profile's counters NAME..., on one line
+stats()
+{
+	local n out=
+
+	for n in "$@"; do
+		out="$out${out:+ }$(cat "$st/$n")"
+	done
+	echo "$out"
+}
+
+read -r n0 r0 l0 t0 < <(stats nocong_losses rto_resets loss_reductions timer_losses)
+read -r to0 rec0 < <(ext TCPTimeouts TCPSackRecovery)
+(sleep 1.5; topo_rtr ip link set dev r0 mtu 1280) &
+lower=$!
+topo_gen 1 bulk -p $port -n 1 -t 4 --cc aicc > "$TOPO_TMP/bulk.json" \
+	2> "$TOPO_TMP/bulk.err" ||
+	ktap_info "aiccgen: $(head -1 "$TOPO_TMP/bulk.err")"
+wait $lower
+read -r n1 r1 l1 t1 < <(stats nocong_losses rto_resets loss_reductions timer_losses)
+read -r to1 rec1 < <(ext TCPTimeouts TCPSackRecovery)
+route=$(topo_snd 1 ip route get "$TOPO_RCV_ADDR")
+
+ktap_info "MTU 1280: nocong_losses +$((n1 - n0)), rto_resets +$((r1 - r0))" \
+	"(TCP timeouts +$((to1 - to0))), loss_reductions +$((l1 - l0))" \
+	"(SACK recoveries +$((rec1 - rec0))), timer_losses +$((t1 - t0))"
+ktap_expect "the sender learned the path MTU ($(echo "$route" | grep -o 'mtu [0-9]*'))" \
+	"$(echo "$route" | grep -c 'mtu 1280') -eq 1"
+ktap_expect "too large, counted, no timeout (nocong_losses +$((n1 - n0)), rto_resets +$((r1 - r0)) <= +$((to1 - to0)))" \
+	"$((n1 - n0)) -gt 0 -a $((r1 - r0)) -le $((to1 - to0))"
+ktap_expect "no losses for the law (timer_losses +$((t1 - t0)), loss_reductions +$((l1 - l0)) <= +$((rec1 - rec0)))" \
+	"$((t1 - t0)) -eq 0 -a $((l1 - l0)) -le $((rec1 - rec0))"
+ktap_finish
