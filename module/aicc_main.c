@@ -477,16 +477,20 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
  * needed"), an MTU probe that the path did not carry, or Fast Open data
  * that the peer did not take marks packets lost that no queue dropped;
  * tcp_non_congestion_loss_retransmit() sends them again, leaves the window
- * alone, and has just dropped the undo state.  Timeouts come from the
+ * alone, and has just dropped the undo state -- never in the Loss state
+ * (this is called before icsk_ca_state changes).  Timeouts come from the
  * retransmit timer, which clears icsk_pending before it calls
- * tcp_retransmit_timer(); otherwise, with packets out, a timer is pending.
+ * tcp_retransmit_timer(), or, backed off already (so in Loss), from an
+ * ICMP unreachable's revert of the backoff (tcp_ld_RTO_revert()), with the
+ * timer still pending; otherwise, with packets out, a timer is pending.
  */
 static bool aicc_loss_is_timeout(const struct sock *sk)
 {
+	const struct inet_connection_sock *icsk = inet_csk(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	return !inet_csk(sk)->icsk_pending || tp->undo_marker ||
-	       tp->prior_ssthresh;
+	return !icsk->icsk_pending || icsk->icsk_ca_state == TCP_CA_Loss ||
+	       tp->undo_marker || tp->prior_ssthresh;
 }
 
 static void aicc_set_state(struct sock *sk, u8 new_state)

@@ -9,16 +9,16 @@
 # retransmission timeout nor for losses of its control law: it counts
 # the packets in stats/nocong_losses.
 #
-# One aicc bulk flow through the dumbbell, tail drop (no AQM, so that no
-# retransmission, which is not ECN-capable, is dropped at a marking
-# threshold); 1.5 s in, the router's link to the receiver drops to an
-# MTU of 1280.
+# One aicc bulk flow through the dumbbell, tail drop into 400 KB (no
+# marking, and no drop at 20 Mbit/s: the only losses are the MTU's);
+# 1.5 s in, the router's link to the receiver drops to an MTU of 1280.
 #
 #   1. topology and server
 #   2. the sender learned the path MTU (its route caches mtu 1280)
-#   3. aicc counted the packets that were too large (nocong_losses) and
-#      took no timeout for them: rto_resets grew no more than the
-#      sender's TCPTimeouts
+#   3. aicc counted the packets that were too large (nocong_losses: all
+#      those out, also the ones still on their way, whose originals may
+#      arrive before the copies leave) and took no timeout for them:
+#      rto_resets grew no more than the sender's TCPTimeouts
 #   4. nor losses for the law: no RACK-timer losses (timer_losses, which
 #      a count not taken again at the MTU's Loss would report) and no
 #      more loss cuts than TCP's SACK recoveries
