@@ -601,9 +601,11 @@ static noinline void start_exit(struct aicc_flow *f)
 	/*
 	 * An application-limited round (requests, responses) measured the
 	 * application, not the path, and did not build the queue: keep the
-	 * window, as end_round() does not cut such a round on delay.
+	 * window, as end_round() does not cut such a round on delay.  Both
+	 * the round that last_del measured and this one so far.
 	 */
-	if (!w || (f->flags & AICC_F_APP_LIMITED))
+	if (!w || (f->flags & AICC_F_APP_LIMITED) ||
+	    (f->xflags & AICC_X_LAST_APP))
 		return;
 	/*
 	 * A round whose first packets saw no queue (its minimum is the base,
@@ -686,6 +688,10 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 	u64 cut = 0;
 
 	f->last_del = del;
+	if (f->flags & AICC_F_APP_LIMITED)
+		f->xflags |= AICC_X_LAST_APP;
+	else
+		f->xflags &= ~AICC_X_LAST_APP;
 	if (f->flags & AICC_F_HAVE_RTT) {
 		pin.rtt = f->round_rtt;
 		if (f->flags & AICC_F_HAVE_PREV)

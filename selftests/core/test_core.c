@@ -561,6 +561,29 @@ KTAP_CASE(fast_start_exit_keeps_app_limited_window)
 		    w, cwnd_pkts(&d), d.f.last_del);
 }
 
+/*
+ * The round that last_del measured was application-limited, this one is
+ * not (yet): last_del measured the application, and the exit keeps the
+ * window.
+ */
+KTAP_CASE(fast_start_exit_keeps_window_after_app_limited_round)
+{
+	struct drv d;
+	double w;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_round(&d, 100000, 0, 0);
+	d.app_limited = 1;
+	drv_round_n(&d, 100000, 0, 0, 2);
+	d.app_limited = 0;
+	w = cwnd_pkts(&d);
+	exit_inside_round(&d);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK, "fast start did not end");
+	ktap_expect(cwnd_pkts(&d) >= w && d.f.last_del < w,
+		    "exit after an app-limited round: %.1f -> %.1f packets, last round %u",
+		    w, cwnd_pkts(&d), d.f.last_del);
+}
+
 KTAP_CASE(cut_then_hold_one_round)
 {
 	struct drv d;
