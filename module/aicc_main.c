@@ -498,18 +498,21 @@ static void aicc_set_state(struct sock *sk, u8 new_state)
 	struct aicc_sock *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	unsigned int ev;
+	u16 marked;
 
 	if (new_state != TCP_CA_Loss || !ca->inited)
 		return;
+	/*
+	 * The losses marked on the way here are the entry's own: a timeout's
+	 * (tcp_timeout_mark_lost()), or the packets too large for the path,
+	 * which are not the law's.
+	 */
+	marked = (u16)tp->lost - ca->lost_seen;
+	ca->lost_seen = (u16)tp->lost;
 	if (!aicc_loss_is_timeout(sk)) {
-		/* the packets too large for the path, not the law's */
-		aicc_stat_add(ca->f.profile, AICC_S_NOCONG_LOSSES,
-			      (u16)((u16)tp->lost - ca->lost_seen));
-		ca->lost_seen = (u16)tp->lost;
+		aicc_stat_add(ca->f.profile, AICC_S_NOCONG_LOSSES, marked);
 		return;
 	}
-	/* the timeout's losses (tcp_timeout_mark_lost()) are its own */
-	ca->lost_seen = (u16)tp->lost;
 	rcu_read_lock();
 	ev = aicc_on_rto(&ca->f, aicc_params_of(ca->f.profile), tp->delivered,
 			 tp->delivered_ce);

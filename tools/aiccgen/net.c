@@ -320,6 +320,7 @@ static void counters_here(struct netns_counters *c)
 		{ "TCPPartialUndo", &c->undos },
 		{ "TCPDSACKUndo", &c->undos },
 		{ "TCPLossUndo", &c->undos },
+		{ "TCPSackRecovery", &c->sack_recoveries },
 	};
 
 	memset(c, 0, sizeof(*c));
@@ -366,6 +367,7 @@ void netns_counters_read(struct netns_counters *c)
 		c->loss_probes += k.loss_probes;
 		c->spurious_rtos += k.spurious_rtos;
 		c->undos += k.undos;
+		c->sack_recoveries += k.sack_recoveries;
 	}
 }
 
@@ -382,6 +384,7 @@ void netns_counters_json(struct jw *w, const struct netns_counters *a,
 	jw_uint(w, "loss_probes", b->loss_probes - a->loss_probes);
 	jw_uint(w, "spurious_rtos", b->spurious_rtos - a->spurious_rtos);
 	jw_uint(w, "undos", b->undos - a->undos);
+	jw_uint(w, "sack_recoveries", b->sack_recoveries - a->sack_recoveries);
 	jw_obj_end(w);
 }
 
@@ -391,12 +394,13 @@ void netns_counters_text(FILE *f, const struct netns_counters *a,
 	if (!a->valid || !b->valid)
 		return;
 	fprintf(f,
-		"netns: retrans_segs %llu rto_timeouts %llu loss_probes %llu spurious_rtos %llu undos %llu\n",
+		"netns: retrans_segs %llu rto_timeouts %llu loss_probes %llu spurious_rtos %llu undos %llu sack_recoveries %llu\n",
 		(unsigned long long)(b->retrans_segs - a->retrans_segs),
 		(unsigned long long)(b->timeouts - a->timeouts),
 		(unsigned long long)(b->loss_probes - a->loss_probes),
 		(unsigned long long)(b->spurious_rtos - a->spurious_rtos),
-		(unsigned long long)(b->undos - a->undos));
+		(unsigned long long)(b->undos - a->undos),
+		(unsigned long long)(b->sack_recoveries - a->sack_recoveries));
 }
 
 /* ---- event loop ---- */
