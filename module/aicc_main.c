@@ -38,15 +38,20 @@ struct aicc_sock {
 	u32 last_rx_us;		/* receiver: arrival of the last segment */
 	struct aicc_owd owd;	/* the ACKs' one-way delay, for aicc_fwd_rtt() */
 	u8 owd_state;		/* AICC_OWD_* */
-	u8 mem_rounds:5,	/* rounds since the peer's entry was refreshed */
+	u8 mem_rounds:4,	/* rounds since the peer's entry was refreshed */
 	   ce_state:1,		/* receiver: last segment was CE-marked */
-	   inited:1;		/* init() ran (release() may come without) */
+	   inited:1,		/* init() ran (release() may come without) */
+	   tlp_armed:1,		/* this ACK may close a resent loss probe */
+	   tlp_repaired:1;	/* ... and did: a loss for cong_control */
 	u16 lost_seen;		/* tp->lost at the last ACK or timeout */
 };
 
 static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES] __read_mostly;
 
-/* A running flow refreshes its peer's rate-memory entry this often. */
+/*
+ * A running flow refreshes its peer's rate-memory entry this often: every
+ * time its round counter, of as many values, wraps.
+ */
 #define AICC_MEM_REFRESH_ROUNDS	16
 
 static inline unsigned int aicc_profile_of(const struct sock *sk)
@@ -248,6 +253,8 @@ static void aicc_init(struct sock *sk)
 	ca->ce_state = 0;
 	ca->owd_state = 0;
 	ca->lost_seen = (u16)tp->lost;
+	ca->tlp_armed = 0;
+	ca->tlp_repaired = 0;
 	ca->inited = 1;
 
 	/* aicc paces every flow: let TCP pace when no fq qdisc does. */
@@ -301,6 +308,13 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 		s.losses += unreported;
 		aicc_stat_add(ca->f.profile, AICC_S_TIMER_LOSSES, unreported);
 	}
+	/* and the one a tail-loss probe repaired (aicc_in_ack_event()) */
+	ca->tlp_armed = 0;
+	if (ca->tlp_repaired) {
+		ca->tlp_repaired = 0;
+		s.losses++;
+		aicc_stat_add(ca->f.profile, AICC_S_TLP_LOSSES, 1);
+	}
 	s.inflight = tcp_packets_in_flight(tp);
 	s.mss = tp->mss_cache;
 	s.app_limited = rs->is_app_limited;
@@ -320,9 +334,11 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	ev = aicc_on_ack(&ca->f, p, &s);
 	if (trace_aicc_core_enabled())
 		aicc_trace_ack(sk, &s, ev);
-	if ((ev & AICC_EV_ROUND) && ++ca->mem_rounds >= AICC_MEM_REFRESH_ROUNDS) {
-		ca->mem_rounds = 0;
-		aicc_remember(sk, p);
+	if (ev & AICC_EV_ROUND) {
+		ca->mem_rounds = (ca->mem_rounds + 1) &
+				 (AICC_MEM_REFRESH_ROUNDS - 1);
+		if (!ca->mem_rounds)
+			aicc_remember(sk, p);
 	}
 	rcu_read_unlock();
 
@@ -493,6 +509,26 @@ static bool aicc_loss_is_timeout(const struct sock *sk)
 	       tp->undo_marker || tp->prior_ssthresh;
 }
 
+/*
+ * A tail-loss probe that sent the last packet again repaired a loss when
+ * the ACKs pass what it sent with no D-SACK of the first copy; that copy
+ * was never marked lost, so no rate sample counts it.  Linux finds it in
+ * tcp_process_tlp_ack(), after in_ack_event() and before cong_control()
+ * of the same ACK, and tells the congestion control only by entering CWR,
+ * with tlp_high_seq cleared (tcp_init_cwnd_reduction()).  The other entry
+ * into CWR on an ACK is an ECN echo's (tcp_enter_cwr(), later in the same
+ * ACK, after a probe found no loss): an ACK with ECE is not asked, its
+ * marks reach the law as marks.
+ */
+static void aicc_in_ack_event(struct sock *sk, u32 flags)
+{
+	struct aicc_sock *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	ca->tlp_armed = tp->tlp_high_seq && tp->tlp_retrans &&
+			!(flags & CA_ACK_ECE);
+}
+
 static void aicc_set_state(struct sock *sk, u8 new_state)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
@@ -500,7 +536,13 @@ static void aicc_set_state(struct sock *sk, u8 new_state)
 	unsigned int ev;
 	u16 marked;
 
-	if (new_state != TCP_CA_Loss || !ca->inited)
+	if (!ca->inited)
+		return;
+	if (new_state == TCP_CA_CWR && ca->tlp_armed && !tp->tlp_high_seq) {
+		ca->tlp_armed = 0;
+		ca->tlp_repaired = 1;
+	}
+	if (new_state != TCP_CA_Loss)
 		return;
 	/*
 	 * The losses marked on the way here are the entry's own: a timeout's
@@ -593,6 +635,7 @@ static const struct tcp_congestion_ops aicc_ops_template = {
 	.cong_control	= aicc_cong_control,
 	.undo_cwnd	= aicc_undo_cwnd,
 	.cwnd_event	= aicc_cwnd_event,
+	.in_ack_event	= aicc_in_ack_event,
 	.set_state	= aicc_set_state,
 	.get_info	= aicc_get_info,
 	.owner		= THIS_MODULE,

@@ -112,6 +112,7 @@ enum aicc_stat_id {
 	AICC_S_TIMER_LOSSES,	/* losses no ACK reported (RACK's timer) */
 	AICC_S_UNDOS,		/* spurious cuts undone */
 	AICC_S_NOCONG_LOSSES,	/* losses not from congestion (path MTU) */
+	AICC_S_TLP_LOSSES,	/* losses a tail-loss probe repaired */
 	AICC_NR_STATS
 };
 

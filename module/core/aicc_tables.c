@@ -121,4 +121,6 @@ const struct aicc_name_desc aicc_stat_desc[AICC_NR_STATS] = {
 			   "loss recoveries and timeouts found spurious, cut undone" },
 	[AICC_S_NOCONG_LOSSES] = { "nocong_losses",
 				   "packets lost to the path MTU or refused Fast Open data" },
+	[AICC_S_TLP_LOSSES] = { "tlp_losses",
+				"losses a tail-loss probe repaired, reported to the law" },
 };

@@ -63,6 +63,7 @@
 #   topo_iperf_server PORT, topo_bulk I CC SECS PORT (iperf3 goodput in
 #   bit/s), topo_gen_server / topo_gen I MODE ARGS... (aiccgen hooks),
 #   topo_gen_netns FILE NAME (a namespace counter of aiccgen's report),
+#   topo_tcpext I NAME (sender I's TcpExt counter NAME now),
 #   topo_start_server PORT ARGS... (a selftest's "topology and server"),
 #   topo_load_aicc WHO (make bench and make demo: tcp_aicc.ko loaded).
 
@@ -601,4 +602,17 @@ topo_gen_netns()
 	python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["netns"][sys.argv[2]])' "$1" "$2" \
 		2>/dev/null
+}
+
+# topo_tcpext I NAME: sender I's TCP counter NAME (a TcpExt field of
+# /proc/net/netstat: TCPLossProbeRecovery, ...) now.  topo_gen_netns's
+# counts end before aiccgen closes its connections; read this once they
+# have closed to count what the closing did as well.  Nothing when the
+# counter is missing.
+topo_tcpext()
+{
+	topo_snd "$1" cat /proc/net/netstat | awk -v k="$2" '
+		$1 != "TcpExt:" { next }
+		!n { n = split($0, name); next }
+		{ for (i = 2; i <= NF; i++) if (name[i] == k) print $i; exit }'
 }

@@ -237,6 +237,7 @@ struct netns_counters {
 	uint64_t spurious_rtos;		/* TcpExt: TCPSpuriousRTOs */
 	uint64_t undos;			/* TcpExt: TCP*Undo, summed */
 	uint64_t sack_recoveries;	/* TcpExt: TCPSackRecovery */
+	uint64_t tlp_recoveries;	/* TcpExt: TCPLossProbeRecovery */
 };
 
 void netns_counters_read(struct netns_counters *c);

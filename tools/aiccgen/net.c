@@ -321,6 +321,7 @@ static void counters_here(struct netns_counters *c)
 		{ "TCPDSACKUndo", &c->undos },
 		{ "TCPLossUndo", &c->undos },
 		{ "TCPSackRecovery", &c->sack_recoveries },
+		{ "TCPLossProbeRecovery", &c->tlp_recoveries },
 	};
 
 	memset(c, 0, sizeof(*c));
@@ -368,6 +369,7 @@ void netns_counters_read(struct netns_counters *c)
 		c->spurious_rtos += k.spurious_rtos;
 		c->undos += k.undos;
 		c->sack_recoveries += k.sack_recoveries;
+		c->tlp_recoveries += k.tlp_recoveries;
 	}
 }
 
@@ -385,6 +387,7 @@ void netns_counters_json(struct jw *w, const struct netns_counters *a,
 	jw_uint(w, "spurious_rtos", b->spurious_rtos - a->spurious_rtos);
 	jw_uint(w, "undos", b->undos - a->undos);
 	jw_uint(w, "sack_recoveries", b->sack_recoveries - a->sack_recoveries);
+	jw_uint(w, "tlp_recoveries", b->tlp_recoveries - a->tlp_recoveries);
 	jw_obj_end(w);
 }
 
@@ -394,13 +397,14 @@ void netns_counters_text(FILE *f, const struct netns_counters *a,
 	if (!a->valid || !b->valid)
 		return;
 	fprintf(f,
-		"netns: retrans_segs %llu rto_timeouts %llu loss_probes %llu spurious_rtos %llu undos %llu sack_recoveries %llu\n",
+		"netns: retrans_segs %llu rto_timeouts %llu loss_probes %llu spurious_rtos %llu undos %llu sack_recoveries %llu tlp_recoveries %llu\n",
 		(unsigned long long)(b->retrans_segs - a->retrans_segs),
 		(unsigned long long)(b->timeouts - a->timeouts),
 		(unsigned long long)(b->loss_probes - a->loss_probes),
 		(unsigned long long)(b->spurious_rtos - a->spurious_rtos),
 		(unsigned long long)(b->undos - a->undos),
-		(unsigned long long)(b->sack_recoveries - a->sack_recoveries));
+		(unsigned long long)(b->sack_recoveries - a->sack_recoveries),
+		(unsigned long long)(b->tlp_recoveries - a->tlp_recoveries));
 }
 
 /* ---- event loop ---- */

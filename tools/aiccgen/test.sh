@@ -92,7 +92,8 @@ t_bulk_tcpinfo()
 		'all(f["tcp_info"]["bytes_acked"] >= f["bytes"] for f in d["flows"])' \
 		'"retrans_segs" in d["netns"] and "rto_timeouts" in d["netns"]' \
 		'd["netns"]["undos"] >= 0' \
-		'd["netns"]["sack_recoveries"] >= 0'
+		'd["netns"]["sack_recoveries"] >= 0' \
+		'd["netns"]["tlp_recoveries"] >= 0'
 }
 
 t_bulk_stagger()

@@ -404,6 +404,12 @@ static void aicc_sim_ack(struct sim *s, struct flow *f,
 		ms.model = m;
 	/* the losses RACK's timer found since the last ACK */
 	ms.losses += aicc_losses_unreported(&f->lost_seen, f->lost, ms.losses);
+	/* and the one a probe repaired, found in this ACK */
+	if (f->tlp_repaired) {
+		f->tlp_repaired = false;
+		ms.losses++;
+		s->r->cc_tlp_losses++;
+	}
 	/* and an RTT sample less the queueing its ACK met on the way back */
 	if (f->ack_tsval)
 		ms.rtt_ns = aicc_fwd_rtt(&f->owd, &f->owd_state, &f->cc.aicc,
@@ -419,6 +425,20 @@ static void aicc_sim_rto(struct sim *s, struct flow *f)
 	aicc_count(s, aicc_on_rto(&f->cc.aicc, &s->params[f->profile],
 				  f->delivered, f->delivered_ce));
 	aicc_out(s, f);
+}
+
+/*
+ * As the module (aicc_in_ack_event(), aicc_set_state()): a loss that a
+ * retransmitted tail-loss probe repaired reaches the law as a loss of the
+ * ACK that found it, unless that ACK echoes a mark; a recovery's losses
+ * are in the samples already.
+ */
+static void aicc_sim_cwnd_reduction(struct sim *s, struct flow *f,
+				    bool recovery)
+{
+	(void)s;
+	if (!recovery && !f->ack_ece)
+		f->tlp_repaired = true;
 }
 
 static void aicc_sim_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
@@ -443,4 +463,5 @@ const struct sim_cc_ops sim_cc_aicc = {
 	.on_ack = aicc_sim_ack,
 	.on_rto = aicc_sim_rto,
 	.on_tx_start = aicc_sim_tx_start,
+	.on_cwnd_reduction = aicc_sim_cwnd_reduction,
 };

@@ -211,13 +211,14 @@ static void print_json(const struct sim_config *c, const struct sim_result *r,
 			"\"idle_resumes\": %llu, \"idle_resets\": %llu},\n");
 	printf("  \"drops_window\": %llu, \"drops_warm\": %llu, "
 	       "\"rtos_warm\": %llu, \"rack_timer\": %llu, \"tlps\": %llu, "
-	       "\"tlp_repairs\": %llu,\n",
+	       "\"tlp_repairs\": %llu, \"tlp_repairs_law\": %llu,\n",
 	       (unsigned long long)r->drops_win,
 	       (unsigned long long)r->drops_warm,
 	       (unsigned long long)r->rtos_warm,
 	       (unsigned long long)r->reo_timeouts,
 	       (unsigned long long)r->tlps,
-	       (unsigned long long)r->tlp_losses);
+	       (unsigned long long)r->tlp_losses,
+	       (unsigned long long)r->cc_tlp_losses);
 	printf("  \"fct\": [");
 	for (i = 0; i < SIM_NR_FCT; i++) {
 		const struct sim_fct_class *f = &r->fct[i];

@@ -959,6 +959,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 			deliver(f, g, &a);
 	}
 	f->delivered_ce += p->ce;
+	f->ack_ece = p->ce != 0;
 	if (f->app_limited && f->delivered > f->app_limited)
 		f->app_limited = 0;
 	if (f->in_recov && f->snd_una >= f->recov_end) {

@@ -181,6 +181,7 @@ struct sim_result {
 	u64 reo_timeouts;	/* RACK's timer found losses (not in rtos) */
 	u64 tlps;		/* tail-loss probes sent (not in rtos) */
 	u64 tlp_losses;		/* ... that repaired a loss */
+	u64 cc_tlp_losses;	/* ... aicc: reported to the law */
 	u64 acks_sent;
 	/* flows */
 	struct sim_fct_class fct[SIM_NR_FCT];

@@ -146,9 +146,10 @@ struct sim_cc_ops {
 	 * losses no rate sample reports: RACK's timer opened a recovery
 	 * (tcp_rack_reo_timeout(), tcp_enter_recovery()), or a tail-loss
 	 * probe repaired one (tcp_process_tlp_ack(), a CWR reduction); the
-	 * kernel's window reduction to ssthresh(); NULL: nothing, as for a
-	 * controller with cong_control (aicc's glue finds the timer's losses
-	 * in f->lost at the next ACK, aicc_losses_unreported())
+	 * kernel's window reduction to ssthresh(); NULL: nothing.  aicc's
+	 * glue, which uses cong_control, finds the timer's losses in f->lost
+	 * at the next ACK (aicc_losses_unreported()) and reports a probe's
+	 * repair in the same ACK's sample.
 	 */
 	void (*on_cwnd_reduction)(struct sim *s, struct flow *f,
 				  bool recovery);
@@ -207,6 +208,11 @@ struct flow {
 	 */
 	bool tlp_pending, tlp_out, tlp_retrans;
 	u32 tlp_high;
+	/*
+	 * aicc's glue: the ACK being processed echoes a mark (ECE), and a
+	 * probe that repaired a loss waits for its rate sample
+	 */
+	bool ack_ece, tlp_repaired;
 	u32 inflight, delivered, delivered_ce, app_limited;
 	u32 lost;		/* packets marked lost, ever (tp->lost) */
 	u64 next_tx_ps, last_tx_ps;

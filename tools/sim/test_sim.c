@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	35
+#define NR_TESTS	36
 
 static void report(bool ok, const char *name)
 {
@@ -846,6 +846,80 @@ static void test_tlp(void)
 	       "tail_loss_probes_leave_few_timeouts");
 }
 
+/*
+ * aicc's glue, wrapped: the ACKs whose sample carries a loss that a
+ * probe repaired, and whether the law cut on one that had no other loss.
+ */
+static struct {
+	u64 acks, alone, cut;
+} tlp_glue;
+
+static void tlp_glue_ack(struct sim *s, struct flow *f,
+			 const struct aicc_sample *smp)
+{
+	u16 seen = f->lost_seen;
+	bool repaired = f->tlp_repaired;
+	bool other = smp->losses ||
+		     aicc_losses_unreported(&seen, f->lost, smp->losses);
+	u64 cuts = s->r->cc_loss_cuts;
+
+	sim_cc_aicc.on_ack(s, f, smp);
+	if (!repaired)
+		return;
+	tlp_glue.acks++;
+	if (!other) {
+		tlp_glue.alone++;
+		tlp_glue.cut += s->r->cc_loss_cuts > cuts;
+	}
+}
+
+static void tlp_glue_cwnd_reduction(struct sim *s, struct flow *f,
+				    bool recovery)
+{
+	sim_cc_aicc.on_cwnd_reduction(s, f, recovery);
+}
+
+static const struct sim_cc_ops tlp_glue_ops = {
+	.name = "aicc",
+	.init = rack_glue_init,
+	.on_ack = tlp_glue_ack,
+	.on_rto = rack_glue_rto,
+	.on_tx_start = rack_glue_tx_start,
+	.on_cwnd_reduction = tlp_glue_cwnd_reduction,
+};
+
+/*
+ * A loss that a tail-loss probe repaired was never marked lost, so no
+ * rate sample has it; aicc's glue reports it in the sample of the ACK
+ * that found it, as the module does (aicc_in_ack_event(),
+ * aicc_set_state()).  64 aicc senders of 16 KB messages into a 128 KB
+ * drop-tail port without ECN (so no ACK echoes a mark): every repair
+ * reaches the law once, and the law cuts for some that came alone.
+ */
+static void test_tlp_aicc(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 64, 10,
+	      &(struct over){ .buffer_kb = 128, .no_ecn = true, .msg_kb = 16,
+			      .cc_ops = &tlp_glue_ops });
+	c.tlp = true;
+	memset(&tlp_glue, 0, sizeof(tlp_glue));
+	ok = !run(&c, &r, "aicc incast 64, 16 KB messages, 128 KB, TLP");
+	diag("probes %llu, %llu repaired a loss, %llu reached the law in "
+	     "%llu ACKs; %llu alone, the law cut for %llu",
+	     (unsigned long long)r.tlps, (unsigned long long)r.tlp_losses,
+	     (unsigned long long)r.cc_tlp_losses,
+	     (unsigned long long)tlp_glue.acks,
+	     (unsigned long long)tlp_glue.alone,
+	     (unsigned long long)tlp_glue.cut);
+	report(ok && r.tlp_losses > 0 && r.cc_tlp_losses == r.tlp_losses &&
+	       tlp_glue.acks == r.tlp_losses && tlp_glue.cut > 0,
+	       "aicc_takes_the_loss_a_probe_repaired");
+}
+
 static void test_delack(void)
 {
 	struct sim_config c;
@@ -1062,6 +1136,7 @@ int main(void)
 	test_rack();
 	test_rack_losses_reach_aicc();
 	test_tlp();
+	test_tlp_aicc();
 	test_delack();
 	test_rto();
 	test_preconnect();
