@@ -212,6 +212,9 @@ static void aicc_init(struct sock *sk)
 	unsigned int ev = 0, init_ev;
 
 	BUILD_BUG_ON(sizeof(struct aicc_sock) > ICSK_CA_PRIV_SIZE);
+	/* the refresh counter's mask and its four bits */
+	BUILD_BUG_ON_NOT_POWER_OF_2(AICC_MEM_REFRESH_ROUNDS);
+	BUILD_BUG_ON(AICC_MEM_REFRESH_ROUNDS > 16);
 	BUILD_BUG_ON(sizeof(struct aicc_info) > sizeof(union tcp_cc_info));
 	/* the entry size Documentation/ABI gives for rate_memory_entries */
 	BUILD_BUG_ON(sizeof(struct aicc_mem_entry) != 56);
@@ -515,10 +518,15 @@ static bool aicc_loss_is_timeout(const struct sock *sk)
  * was never marked lost, so no rate sample counts it.  Linux finds it in
  * tcp_process_tlp_ack(), after in_ack_event() and before cong_control()
  * of the same ACK, and tells the congestion control only by entering CWR,
- * with tlp_high_seq cleared (tcp_init_cwnd_reduction()).  The other entry
- * into CWR on an ACK is an ECN echo's (tcp_enter_cwr(), later in the same
- * ACK, after a probe found no loss): an ACK with ECE is not asked, its
- * marks reach the law as marks.
+ * with tlp_high_seq cleared (tcp_init_cwnd_reduction()).  Only an ACK
+ * that passes the probe can (snd_una is the ACK's by now), and such an
+ * ACK always reaches cong_control(), which drops the note: an ACK with
+ * nothing in flight does not, and a CWR entered later for a local qdisc's
+ * drop (tcp_enter_cwr() from __tcp_transmit_skb()) must find no note.
+ * The other entry into CWR while an ACK is processed is an ECN echo's
+ * (tcp_enter_cwr() from tcp_try_to_open(), later in the same ACK, which
+ * may also have found the probe's copy D-SACKed): an ACK with ECE is not
+ * asked, and its marks reach the law as marks.
  */
 static void aicc_in_ack_event(struct sock *sk, u32 flags)
 {
@@ -526,6 +534,7 @@ static void aicc_in_ack_event(struct sock *sk, u32 flags)
 	const struct tcp_sock *tp = tcp_sk(sk);
 
 	ca->tlp_armed = tp->tlp_high_seq && tp->tlp_retrans &&
+			after(tp->snd_una, tp->tlp_high_seq) &&
 			!(flags & CA_ACK_ECE);
 }
 
