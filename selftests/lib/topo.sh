@@ -64,6 +64,7 @@
 #   bit/s), topo_gen_server / topo_gen I MODE ARGS... (aiccgen hooks),
 #   topo_gen_netns FILE NAME (a namespace counter of aiccgen's report),
 #   topo_tcpext I NAME (sender I's TcpExt counter NAME now),
+#   topo_stats PROFILE NAME... (aicc counters of PROFILE, on one line),
 #   topo_start_server PORT ARGS... (a selftest's "topology and server"),
 #   topo_load_aicc WHO (make bench and make demo: tcp_aicc.ko loaded).
 
@@ -602,6 +603,19 @@ topo_gen_netns()
 	python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["netns"][sys.argv[2]])' "$1" "$2" \
 		2>/dev/null
+}
+
+# topo_stats PROFILE NAME...: the counters NAME... of aicc profile PROFILE
+# (/sys/kernel/aicc/PROFILE/stats/NAME), on one line.
+topo_stats()
+{
+	local p=$1 n out=
+
+	shift
+	for n in "$@"; do
+		out="$out${out:+ }$(cat "/sys/kernel/aicc/$p/stats/$n")"
+	done
+	echo "$out"
 }
 
 # topo_tcpext I NAME: sender I's TCP counter NAME (a TcpExt field of

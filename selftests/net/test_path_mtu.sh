@@ -39,25 +39,16 @@ topo_test_module "$TOPO_KO"
 
 topo_start_server $port --cc aicc
 
-# stats NAME...: the profile's counters NAME..., on one line
-stats()
-{
-	local n out=
-
-	for n in "$@"; do
-		out="$out${out:+ }$(cat "$st/$n")"
-	done
-	echo "$out"
-}
-
-read -r n0 r0 l0 t0 < <(stats nocong_losses rto_resets loss_reductions timer_losses)
+read -r n0 r0 l0 t0 < <(topo_stats aicc nocong_losses rto_resets \
+	loss_reductions timer_losses)
 (sleep 1.5; topo_rtr ip link set dev r0 mtu 1280) &
 lower=$!
 topo_gen 1 bulk -p $port -n 1 -t 4 --cc aicc > "$TOPO_TMP/bulk.json" \
 	2> "$TOPO_TMP/bulk.err" ||
 	ktap_info "aiccgen: $(head -1 "$TOPO_TMP/bulk.err")"
 wait $lower
-read -r n1 r1 l1 t1 < <(stats nocong_losses rto_resets loss_reductions timer_losses)
+read -r n1 r1 l1 t1 < <(topo_stats aicc nocong_losses rto_resets \
+	loss_reductions timer_losses)
 # the sender's TCP over the run (aiccgen's netns counters)
 to=$(topo_gen_netns "$TOPO_TMP/bulk.json" rto_timeouts)
 rec=$(topo_gen_netns "$TOPO_TMP/bulk.json" sack_recoveries)

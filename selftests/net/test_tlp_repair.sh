@@ -47,17 +47,6 @@ topo_test_module "$TOPO_KO"
 
 topo_start_server $port --cc aicc_lat
 
-# stats NAME...: the profile's counters NAME..., on one line
-stats()
-{
-	local n out=
-
-	for n in "$@"; do
-		out="$out${out:+ }$(cat "$st/$n")"
-	done
-	echo "$out"
-}
-
 bursts()
 {
 	topo_gen 1 incast -p $port -n 4 --size 4K --iters 150 --gap 10 \
@@ -67,7 +56,8 @@ bursts()
 
 p0=$(cat "$st/tlp_losses")
 bursts clean
-read -r p1 c1 m1 < <(stats tlp_losses loss_reductions timer_losses)
+read -r p1 c1 m1 < <(topo_stats aicc_bulk tlp_losses \
+	loss_reductions timer_losses)
 ktap_expect "no loss, nothing counted (tlp_losses +$((p1 - p0)))" \
 	"$p1 -eq $p0"
 
@@ -76,7 +66,8 @@ topo_snd 1 tc qdisc replace dev eth0 root netem loss 10%
 bursts lossy
 # the connections close (the FIN's ACK, a lost FIN's timeout)
 sleep 2
-read -r p2 c2 m2 < <(stats tlp_losses loss_reductions timer_losses)
+read -r p2 c2 m2 < <(topo_stats aicc_bulk tlp_losses \
+	loss_reductions timer_losses)
 x1=$(topo_tcpext 1 TCPLossProbeRecovery)
 topo_snd 1 tc qdisc del dev eth0 root
 rep=$((${x1:--1} - ${x0:-0}))
