@@ -62,6 +62,7 @@
 #   topo_rx_bytes (receiver eth0), mod_wait_listen NS PORT (wait.sh),
 #   topo_iperf_server PORT, topo_bulk I CC SECS PORT (iperf3 goodput in
 #   bit/s), topo_gen_server / topo_gen I MODE ARGS... (aiccgen hooks),
+#   topo_gen_to NAME I MODE ARGS... (topo_gen into $TOPO_TMP/NAME.json),
 #   topo_gen_netns FILE NAME (a namespace counter of aiccgen's report),
 #   topo_tcpext I NAME (sender I's TcpExt counter NAME now),
 #   topo_stats PROFILE NAME... (aicc counters of PROFILE, on one line),
@@ -593,6 +594,18 @@ topo_gen()
 
 	topo_have_gen || { topo_err "no $TOPO_AICCGEN (make tools)"; return 1; }
 	topo_snd "$i" "$TOPO_AICCGEN" "$mode" -j -c "$TOPO_RCV_ADDR" "$@"
+}
+
+# topo_gen_to NAME I MODE ARGS...: topo_gen I MODE ARGS..., its JSON
+# report in $TOPO_TMP/NAME.json and its errors in NAME.err; a failure is
+# logged with the first line of its errors, for the test's checks to find.
+topo_gen_to()
+{
+	local name=$1
+
+	shift
+	topo_gen "$@" > "$TOPO_TMP/$name.json" 2> "$TOPO_TMP/$name.err" ||
+		ktap_info "aiccgen ($name): $(head -1 "$TOPO_TMP/$name.err")"
 }
 
 # topo_gen_netns FILE NAME: the counter NAME (retrans_segs, undos, ...) of

@@ -43,9 +43,7 @@ read -r n0 r0 l0 t0 < <(topo_stats aicc nocong_losses rto_resets \
 	loss_reductions timer_losses)
 (sleep 1.5; topo_rtr ip link set dev r0 mtu 1280) &
 lower=$!
-topo_gen 1 bulk -p $port -n 1 -t 4 --cc aicc > "$TOPO_TMP/bulk.json" \
-	2> "$TOPO_TMP/bulk.err" ||
-	ktap_info "aiccgen: $(head -1 "$TOPO_TMP/bulk.err")"
+topo_gen_to bulk 1 bulk -p $port -n 1 -t 4 --cc aicc
 wait $lower
 read -r n1 r1 l1 t1 < <(topo_stats aicc nocong_losses rto_resets \
 	loss_reductions timer_losses)

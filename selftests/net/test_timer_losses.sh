@@ -40,9 +40,8 @@ topo_start_server $port --cc aicc_lat
 
 bursts()
 {
-	topo_gen 1 incast -p $port -n 4 --size 16K --iters 100 --gap 10 \
-		--cc aicc_bulk > "$TOPO_TMP/$1.json" 2> "$TOPO_TMP/$1.err" ||
-		ktap_info "aiccgen ($1): $(head -1 "$TOPO_TMP/$1.err")"
+	topo_gen_to "$1" 1 incast -p $port -n 4 --size 16K --iters 100 \
+		--gap 10 --cc aicc_bulk
 }
 
 t0=$(cat "$st/timer_losses")

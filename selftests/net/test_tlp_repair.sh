@@ -49,12 +49,11 @@ topo_start_server $port --cc aicc_lat
 
 bursts()
 {
-	topo_gen 1 incast -p $port -n 4 --size 4K --iters 150 --gap 10 \
-		--cc aicc_bulk > "$TOPO_TMP/$1.json" 2> "$TOPO_TMP/$1.err" ||
-		ktap_info "aiccgen ($1): $(head -1 "$TOPO_TMP/$1.err")"
+	topo_gen_to "$1" 1 incast -p $port -n 4 --size 4K --iters 150 \
+		--gap 10 --cc aicc_bulk
 }
 
-p0=$(cat "$st/tlp_losses")
+p0=$(topo_stats aicc_bulk tlp_losses)
 bursts clean
 read -r p1 c1 m1 < <(topo_stats aicc_bulk tlp_losses \
 	loss_reductions timer_losses)

@@ -43,9 +43,7 @@ topo_start_server $port --cc aicc
 u0=$(cat "$st/undos")
 topo_snd 1 tc qdisc replace dev eth0 root netem delay 3ms reorder 95%
 trace_start aicc_core
-topo_gen 1 bulk -p $port -n 2 -t 4 --cc aicc > "$TOPO_TMP/bulk.json" \
-	2> "$TOPO_TMP/bulk.err" ||
-	ktap_info "aiccgen: $(head -1 "$TOPO_TMP/bulk.err")"
+topo_gen_to bulk 1 bulk -p $port -n 2 -t 4 --cc aicc
 trace_stop "$TOPO_TMP/trace"
 topo_snd 1 tc qdisc del dev eth0 root
 u1=$(cat "$st/undos")
