@@ -81,6 +81,7 @@ enum aicc_knob_id {
 	AICC_K_MEM_LIFE,
 	AICC_K_RTT_WIN,
 	AICC_K_IDLE_RESTART,
+	AICC_K_GAIN_MIN_CWND,
 	AICC_NR_KNOBS
 };
 

@@ -364,6 +364,8 @@ void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS])
 	if (!p->min_cwnd_q16)
 		p->min_cwnd_q16 = 1;
 	p->pacing_gain_q16 = permille_q16(knob[AICC_K_PACING_GAIN]);
+	p->gain_min_cwnd_q16 =
+		(u32)aicc_udiv64((u64)knob[AICC_K_GAIN_MIN_CWND] << 16, 1000);
 	p->start_exit_q16 = permille_q16(knob[AICC_K_START_EXIT]);
 
 	v = (u64)knob[AICC_K_MEM_LIFE] * 1000000;
@@ -388,13 +390,19 @@ static void clamp_cwnd(struct aicc_flow *f, const struct aicc_params *p)
 		f->cwnd = AICC_CWND_MAX;
 }
 
-/* The pacing gain (Q16) of the flow's mode and window. */
+/*
+ * The pacing gain (Q16) of the flow's mode and window.  Below
+ * gain_min_cwnd the rate alone carries the window (gain 1): for windows
+ * under TCP's floor of two packets that is what makes them sub-packet or
+ * fractional, which a fan-in of hundreds needs.  From gain_min_cwnd up the
+ * rate runs ahead of the window and the window (at least two packets)
+ * binds: the ACK clock serves the flows of a shared queue in turn.
+ */
 static u64 pacing_gain(const struct aicc_flow *f, const struct aicc_params *p)
 {
 	if (f->mode == AICC_MODE_START)
 		return 2 * AICC_ONE;
-	if (f->mode == AICC_MODE_RESUME ||
-	    f->cwnd < (u64)AICC_CWND_FLOOR_PKTS << 16)
+	if (f->mode == AICC_MODE_RESUME || f->cwnd < p->gain_min_cwnd_q16)
 		return AICC_ONE;
 	return p->pacing_gain_q16;
 }

@@ -96,6 +96,10 @@ const struct aicc_knob_desc aicc_knob_desc[AICC_NR_KNOBS] = {
 		"idle_restart", AICC_UNIT_BOOL, 0, 1,
 		"after idle, resume at the remembered rate instead of probing",
 	},
+	[AICC_K_GAIN_MIN_CWND] = {
+		"gain_min_cwnd", AICC_UNIT_MPKT, 0, 2000,
+		"window from which pacing_gain applies; below it gain 1",
+	},
 };
 
 const struct aicc_name_desc aicc_stat_desc[AICC_NR_STATS] = {

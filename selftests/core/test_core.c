@@ -45,6 +45,7 @@ static const u32 drv_ref_knobs[AICC_NR_KNOBS] = {
 	[AICC_K_MEM_LIFE] = 10000,
 	[AICC_K_RTT_WIN] = 10000,
 	[AICC_K_IDLE_RESTART] = 1,
+	[AICC_K_GAIN_MIN_CWND] = 1000,
 };
 
 static void drv_init(struct drv *d, unsigned int profile)
@@ -931,6 +932,48 @@ KTAP_CASE(sub_packet_window_paces)
 		    cwnd_pkts(&d));
 	ktap_expect(d.f.rate > want * 0.9 && d.f.rate < want * 1.1,
 		    "rate %llu, want about %llu", d.f.rate, want);
+}
+
+/*
+ * From gain_min_cwnd up the pacing rate runs pacing_gain ahead of the
+ * window, so that TCP's window of two packets binds; below it the rate is
+ * the window over base + target.  A window of about 1.5 packets at the
+ * knob's 1000 (one packet) and at 2000 (two: every window under TCP's
+ * floor paced, the law before December 2026).
+ */
+static double rate_over_window(struct drv *d, u32 gain_min)
+{
+	drv_knob(d, AICC_K_GAIN_MIN_CWND, gain_min);
+	d->f.cwnd = 65536 * 13 / 10;
+	/* no queue: the round grows the window by ai (0.2 packet) */
+	drv_round_n(d, 100000, 0, 0, 2);
+	return d->f.rate / (cwnd_pkts(d) * d->mss * 1e9 /
+			    (d->f.base_rtt + d->f.target));
+}
+
+KTAP_CASE(pacing_gain_from_gain_min_cwnd)
+{
+	struct drv d;
+	double g1, g2;
+
+	drv_tracking(&d);
+	drv_knob(&d, AICC_K_PACING_MIN, 0);
+	drv_knob(&d, AICC_K_AI, 200);
+	g1 = rate_over_window(&d, 1000);
+	ktap_expect(cwnd_pkts(&d) > 1.2 && cwnd_pkts(&d) < 2,
+		    "window %.3f not between one and two packets",
+		    cwnd_pkts(&d));
+	ktap_expect(fabs(g1 - 1.2) < 0.01, "gain %.3f at %.2f packets, "
+		    "gain_min_cwnd 1000: want pacing_gain 1.2", g1,
+		    cwnd_pkts(&d));
+	g2 = rate_over_window(&d, 2000);
+	ktap_expect(cwnd_pkts(&d) > 1.2 && cwnd_pkts(&d) < 2,
+		    "window %.3f not between one and two packets",
+		    cwnd_pkts(&d));
+	ktap_expect(fabs(g2 - 1.0) < 0.01, "gain %.3f at %.2f packets, "
+		    "gain_min_cwnd 2000: want 1", g2, cwnd_pkts(&d));
+	ktap_expect(aicc_cwnd_pkts(&d.f) == AICC_CWND_FLOOR_PKTS,
+		    "kernel cwnd %u", aicc_cwnd_pkts(&d.f));
 }
 
 KTAP_CASE(bounds_400g_1s_and_1pps)

@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	36
+#define NR_TESTS	37
 
 static void report(bool ok, const char *name)
 {
@@ -436,6 +436,35 @@ static void test_aicc_incast(void)
 	report_todo(ok, "aicc_incast_256_bounded_no_drops_where_dctcp_drops",
 		    "min_cwnd 1 packet: 256 in flight = BDP + 259 KB > 256 KB; "
 		    "fabric-256.conf: no drop, q99 467 KB");
+}
+
+/*
+ * gain_min_cwnd (Documentation/algorithm.rst, "Control law"): in a 64-way
+ * incast into 1 MB the fair share is 1.3 packets.  With the shipped one
+ * packet, windows of one to two packets keep TCP's two in flight, 128
+ * against a bandwidth-delay product of 83: a standing queue of 68 KB,
+ * and the ACK clock serves the flows in turn, so they finish together
+ * (1.05 times ideal).  With 2000, the law before 5 December 2026, each is
+ * paced at its own rate and they finish hundreds of microseconds apart
+ * (1.14).
+ */
+static void test_aicc_incast_ack_clock(void)
+{
+	struct sim_config c;
+	struct sim_result one, two;
+	u32 k[AICC_NR_KNOBS];
+	bool ok;
+
+	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 64, 10, NULL);
+	ok = !run(&c, &one, "aicc incast 64, gain from one packet");
+	aicc_params_defaults(k, AICC_PROF_COLL);
+	k[AICC_K_GAIN_MIN_CWND] = 2000;
+	c.knobs[AICC_PROF_COLL] = k;
+	ok = !run(&c, &two, "aicc incast 64, gain from two packets") && ok;
+	report(ok && one.drops == 0 && two.drops == 0 && one.iters >= 3 &&
+	       one.cct_mean_us < 1.10 * one.cct_ideal_us &&
+	       one.cct_mean_us < 0.95 * two.cct_mean_us,
+	       "aicc_incast64_ack_clock_from_one_packet");
 }
 
 /*
@@ -1151,6 +1180,7 @@ int main(void)
 	test_aicc_four();
 	test_aicc_stagger();
 	test_aicc_incast();
+	test_aicc_incast_ack_clock();
 	test_oracle_incast();
 	test_kernel_pacing_credit();
 	test_cold_start_loss();

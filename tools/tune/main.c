@@ -577,6 +577,9 @@ int main(int argc, char **argv)
 	aicc_params_defaults(def, profile);
 	if (start)
 		load_knobs(start, profile, def, start_all);
+	/* not searched: the fabric sets it (space.c) */
+	if (!evalf)
+		def[AICC_K_GAIN_MIN_CWND] = space_gain_min_cwnd(&fb);
 	if (gate && evalf)
 		die_usage("--held-out-gate does not apply to --eval");
 	if (evalf) {
@@ -629,6 +632,9 @@ int main(int argc, char **argv)
 		out("# scenario seeds shifted by %u (--case-seed)\n", mx.seed_off);
 	if (mx.draws > 1)
 		out("# each training case at %u seeds (--draws)\n", mx.draws);
+	if (!evalf)
+		out("# gain_min_cwnd %u, from the fabric (not searched)\n",
+		    def[AICC_K_GAIN_MIN_CWND]);
 	out("# CMA-ES: %d searched knobs, lambda %d, %d generations, sigma0 "
 	    "%g, seed %llu%s\n", tune_nr_dims, lambda, gens, sigma,
 	    (unsigned long long)seed, quick ? ", quick" : "");

@@ -184,6 +184,38 @@ KTAP_CASE(search_ranges_inside_abi_ranges)
 	ktap_expect(ok, "a search range is outside its knob's range");
 }
 
+/*
+ * gain_min_cwnd comes from the fabric: 1000 while two packets from each
+ * sender of the fan-in fit in the bandwidth-delay product plus three
+ * quarters of the buffer, else 2000; never searched.
+ */
+KTAP_CASE(gain_min_cwnd_from_the_fabric)
+{
+	struct tune_fabric fb;
+	u32 def, wide, edge_in, edge_out, deep;
+
+	fabric_defaults(&fb);
+	def = space_gain_min_cwnd(&fb);
+	fb.fan_in = 256;
+	fb.buffer_kb = 512;
+	wide = space_gain_min_cwnd(&fb);
+	/* 125,000 + 393,216 bytes: 172 senders' two packets fit, 173 not */
+	fb.fan_in = 172;
+	edge_in = space_gain_min_cwnd(&fb);
+	fb.fan_in = 173;
+	edge_out = space_gain_min_cwnd(&fb);
+	/* the same fan-in over a path with four times the bandwidth-delay product */
+	fb.rtt_us *= 4;
+	deep = space_gain_min_cwnd(&fb);
+	ktap_expect(def == 1000 && wide == 2000 && edge_in == 1000 &&
+		    edge_out == 2000 && deep == 1000,
+		    "default %u, 256 into 512 KB %u, 172 %u, 173 %u, 173 at 40 us %u",
+		    def, wide, edge_in, edge_out, deep);
+	ktap_expect(!space_has_knob(tune_dims, tune_nr_dims,
+				    AICC_K_GAIN_MIN_CWND),
+		    "gain_min_cwnd is searched");
+}
+
 KTAP_CASE(mapping_roundtrips_and_respects_ranges)
 {
 	struct tune_space sp;
