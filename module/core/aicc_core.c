@@ -56,7 +56,10 @@
  * carries the fractional window:
  *
  *   rate = gain * w * mss / (base + T),  gain = pacing_gain (2 in fast
- *                                        start, 1 when w < 2 packets)
+ *                                        start, 1 when w < gain_min_cwnd)
+ *
+ * From gain_min_cwnd (one packet shipped) up, the rate runs ahead of the
+ * window and TCP's two packets bind (pacing_gain() below).
  *
  * Pacing uses the RTT the flow aims for, base + T, not the smoothed RTT: an
  * RTT inflated by a queue (or by a receiver's delayed ACKs at low rates)

@@ -575,11 +575,20 @@ int main(int argc, char **argv)
 		die("%s", why);
 
 	aicc_params_defaults(def, profile);
+	for (i = 0; i < AICC_NR_PROFILES; i++)
+		aicc_params_defaults(start_all[i], i);
 	if (start)
 		load_knobs(start, profile, def, start_all);
-	/* not searched: the fabric sets it (space.c) */
-	if (!evalf)
+	/*
+	 * Not searched: the fabric sets it (space.c), for every profile of
+	 * the run -- the other profiles run in the mixed scenarios.
+	 */
+	if (!evalf) {
 		def[AICC_K_GAIN_MIN_CWND] = space_gain_min_cwnd(&fb);
+		for (i = 0; i < AICC_NR_PROFILES; i++)
+			start_all[i][AICC_K_GAIN_MIN_CWND] =
+				def[AICC_K_GAIN_MIN_CWND];
+	}
 	if (gate && evalf)
 		die_usage("--held-out-gate does not apply to --eval");
 	if (evalf) {
@@ -602,8 +611,11 @@ int main(int argc, char **argv)
 	/* the fabric and mix scale the cases: refuse before any work */
 	check_set(train);
 	check_set(held);
-	if (start) {
-		/* mixed scenarios run the other profiles at the start file's */
+	if (start || !evalf) {
+		/*
+		 * Mixed scenarios run the other profiles at the start file's
+		 * knobs (or the shipped ones), with the fabric's gain_min_cwnd.
+		 */
 		others_from(train, profile, start_all);
 		others_from(held, profile, start_all);
 	}

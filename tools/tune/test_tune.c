@@ -790,15 +790,16 @@ KTAP_CASE(testbed_stagger_case_is_the_bench)
 	 * range, 0.75 base RTTs, up to 10 packets) 0.869; the weight2
 	 * variant of 2 December 2026 (rerun-d59efd5/weight2/aicc.conf)
 	 * 0.948, which the case of the path scaled from the fabric ranked
-	 * first; the one of 6632ba4 (shipped since) 0.958-0.978.
+	 * first; the one of 6632ba4 (shipped since) 0.958-0.978.  Both
+	 * with gain_min_cwnd 2000, the law they were recorded under.
 	 */
 	static const u32 t6c1e448[AICC_NR_KNOBS] = {
 		49, 1, 50000, 749, 10000, 36, 1480, 0, 472, 277, 52, 806,
-		666, 1000, 2380, 100, 0, 1000, 10000, 10000, 1,
+		666, 1000, 2380, 100, 0, 1000, 10000, 10000, 1, 2000,
 	};
 	static const u32 t6632ba4[AICC_NR_KNOBS] = {
 		65, 1, 50000, 943, 7782, 33, 2000, 10, 909, 170, 34, 844,
-		235, 1000, 2410, 100, 0, 1000, 10000, 10000, 1,
+		235, 1000, 2410, 100, 0, 1000, 10000, 10000, 1, 2000,
 	};
 	static struct tune_set set, tb;
 	struct tune_fabric fb;

@@ -6,7 +6,7 @@
  * fs_min_cwnd, fs_max_cwnd, ai, mi, beta,
  * max_mdf, ecn_g, ecn_beta, loss_beta, min_cwnd,
  * pacing_gain, pacing_min_kbps, pacing_max_kbps, start_exit, rate_memory_ms,
- * min_rtt_win_ms, idle_restart.
+ * min_rtt_win_ms, idle_restart, gain_min_cwnd.
  *
  * Written by aicc-tune (make tune, tools/tune/); see
  * Documentation/tuning.rst and tools/tune/results/.
@@ -19,15 +19,15 @@
 static const u32 aicc_default_knobs[AICC_NR_PROFILES][AICC_NR_KNOBS] = {
 	[AICC_PROF_COLL] = {
 		66, 1, 50000, 967, 6646, 41, 1198, 0, 904, 458, 62, 910, 319,
-		1000, 2431, 100, 0, 921, 10000, 10000, 1,
+		1000, 2431, 100, 0, 921, 10000, 10000, 1, 1000,
 	},
 	[AICC_PROF_LAT] = {
 		50, 2, 30000, 426, 8612, 159, 2000, 55, 864, 848, 416, 873, 886,
-		1000, 2277, 100, 0, 746, 10000, 10000, 1,
+		1000, 2277, 100, 0, 746, 10000, 10000, 1, 1000,
 	},
 	[AICC_PROF_BULK] = {
 		30, 1, 20000, 626, 4681, 5, 1755, 0, 576, 346, 31, 955, 191,
-		784, 2224, 100, 0, 103, 10000, 10000, 1,
+		784, 2224, 100, 0, 103, 10000, 10000, 1, 1000,
 	},
 };
 
