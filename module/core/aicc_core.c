@@ -367,8 +367,7 @@ void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS])
 	if (!p->min_cwnd_q16)
 		p->min_cwnd_q16 = 1;
 	p->pacing_gain_q16 = permille_q16(knob[AICC_K_PACING_GAIN]);
-	p->gain_min_cwnd_q16 =
-		(u32)aicc_udiv64((u64)knob[AICC_K_GAIN_MIN_CWND] << 16, 1000);
+	p->gain_min_cwnd_q16 = permille_q16(knob[AICC_K_GAIN_MIN_CWND]);
 	p->start_exit_q16 = permille_q16(knob[AICC_K_START_EXIT]);
 
 	v = (u64)knob[AICC_K_MEM_LIFE] * 1000000;

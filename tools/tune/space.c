@@ -75,8 +75,10 @@ u32 space_gain_min_cwnd(const struct tune_fabric *fb)
 {
 	double bdp = fb->rate_gbit * 1e9 / 8 * fb->rtt_us * 1e-6;
 	double room = bdp + fb->buffer_kb * 1024.0 * 3 / 4;
+	struct sim_config c;
 
-	return 2.0 * fb->fan_in * TUNE_MTU <= room ? 1000 : 2000;
+	sim_config_defaults(&c);	/* every TCP case runs at its MTU */
+	return 2.0 * fb->fan_in * c.mtu <= room ? 1000 : 2000;
 }
 
 bool space_has_knob(const struct tune_dim *dims, int n, int knob)

@@ -25,8 +25,7 @@ export AICC_SYSFS=$TMP/sys
 # a short run from a non-default start, so the file differs from defaults
 printf 'aicc_lat.target = 400   # start here\naicc_lat.ai = 2000\n' \
 	> "$TMP/start.conf"
-# one line per knob of uapi/aicc.h's enum aicc_knob_id
-NR_KNOBS=$(grep -c $'^\tAICC_K_' uapi/aicc.h)
+NR_KNOBS=$(nr_knobs)
 SMALL="--profile aicc_lat --quick --generations 1 --lambda 4 --no-baselines"
 
 tune_writes_profile() {

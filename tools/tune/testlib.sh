@@ -5,6 +5,7 @@
 #   t NAME CMD...   runs CMD, prints "ok N NAME" or "not ok N NAME"
 #   fail MSG        prints "# MSG" and returns 1 (for CMD || fail ...)
 #   t_done          prints the totals; its status is 0 when all passed
+#   nr_knobs        prints the number of aicc knobs (uapi/aicc.h's enum)
 
 N=0
 FAILED=0
@@ -23,4 +24,8 @@ t() {
 t_done() {
 	echo "# $N tests, $FAILED failed"
 	[ "$FAILED" = 0 ]
+}
+
+nr_knobs() {
+	grep -c $'^\tAICC_K_' uapi/aicc.h
 }

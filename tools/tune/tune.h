@@ -182,8 +182,6 @@ struct tune_eval {
 };
 
 void fabric_defaults(struct tune_fabric *fb);
-/* IP packet size of every TCP case: the simulator's default */
-#define TUNE_MTU	1500
 /* gain_min_cwnd for @fb: 1000 or 2000 (space.c) */
 u32 space_gain_min_cwnd(const struct tune_fabric *fb);
 void mix_defaults(struct tune_mix *mx);
