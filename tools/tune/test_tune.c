@@ -216,6 +216,67 @@ KTAP_CASE(gain_min_cwnd_from_the_fabric)
 		    "gain_min_cwnd is searched");
 }
 
+/* eval with every case's objective obj, Jain 0.5 off and tb on the testbed */
+static void gate_eval(const struct tune_set *set, struct tune_eval *ev,
+		      double obj, double tb)
+{
+	int i;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->obj = obj;
+	for (i = 0; i < set->n; i++)
+		ev->jain[i] = set->c[i].testbed ? tb : 0.5;
+}
+
+/*
+ * --held-out-gate: better on the objective and as fair on the testbed
+ * cases, within TUNE_GATE_JAIN_SLACK; with no testbed case in the set
+ * (a workload file without stagger), the objective alone.
+ */
+KTAP_CASE(held_out_gate_keeps_testbed_fairness)
+{
+	static struct tune_set held, bare;
+	static struct tune_eval st, tu;
+	struct tune_fabric fb;
+	struct tune_mix mx;
+	int i, n_tb = 0, named = 0;
+	bool lat_run, fairer, slack, worse, no_tb;
+
+	fabric_defaults(&fb);
+	mix_defaults(&mx);
+	build_set(&held, AICC_PROF_LAT, &fb, &mx, true, true);
+	bare = held;
+	bare.n = 0;
+	for (i = 0; i < held.n; i++) {
+		n_tb += held.c[i].testbed;
+		named += !!strstr(held.c[i].name, " testbed ");
+		if (!held.c[i].testbed)
+			bare.c[bare.n++] = held.c[i];
+	}
+	ktap_expect(n_tb == 4 && named == n_tb,
+		    "%d testbed cases, %d named so", n_tb, named);
+	/* make tune's aicc_lat refinement of 6 December 2026 */
+	gate_eval(&held, &st, 3.0076, 0.999);
+	gate_eval(&held, &tu, 2.9926, 0.984);
+	ktap_expect(fabs(testbed_jain(&held, &tu) - 0.984) < 1e-9,
+		    "testbed Jain %f", testbed_jain(&held, &tu));
+	lat_run = gate_takes_tuned(&held, &st, &tu);
+	gate_eval(&held, &tu, 2.9926, 0.999 + 0.01);
+	fairer = gate_takes_tuned(&held, &st, &tu);
+	gate_eval(&held, &tu, 2.9926, 0.999 - TUNE_GATE_JAIN_SLACK / 2);
+	slack = gate_takes_tuned(&held, &st, &tu);
+	gate_eval(&held, &tu, 3.0076, 1);
+	worse = gate_takes_tuned(&held, &st, &tu);
+	gate_eval(&bare, &st, 3.0076, 0.999);
+	gate_eval(&bare, &tu, 2.9926, 0.5);
+	no_tb = gate_takes_tuned(&bare, &st, &tu) &&
+		testbed_jain(&bare, &tu) < 0;
+	ktap_expect(!lat_run && fairer && slack && !worse && no_tb,
+		    "less fair %d, fairer %d, within the slack %d, "
+		    "not better %d, no testbed case %d",
+		    lat_run, fairer, slack, worse, no_tb);
+}
+
 KTAP_CASE(mapping_roundtrips_and_respects_ranges)
 {
 	struct tune_space sp;

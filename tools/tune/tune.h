@@ -159,6 +159,7 @@ struct tune_case {
 	char name[64];
 	int kind;
 	double weight;
+	bool testbed;		/* the bench's path (add_testbed()) */
 	struct sim_config cfg;
 };
 
@@ -197,6 +198,17 @@ int evaluate(const struct tune_set *set, int cc, const u32 *knobs,
 	     struct tune_eval *ev);
 double case_objective(const struct tune_set *set, int i,
 		      const struct sim_result *r, double *term);
+/* weighted mean Jain's index of @set's testbed cases; -1 if it has none */
+double testbed_jain(const struct tune_set *set, const struct tune_eval *ev);
+/*
+ * --held-out-gate on the held-out set: the tuned knobs replace the start
+ * if they do better on the objective without sharing the testbed cases'
+ * link less fairly (TUNE_GATE_JAIN_SLACK).
+ */
+#define TUNE_GATE_JAIN_SLACK	0.005
+bool gate_takes_tuned(const struct tune_set *held,
+		      const struct tune_eval *start,
+		      const struct tune_eval *tuned);
 
 /* ---- output (output.c; reading files: kvfile.h) ---- */
 
