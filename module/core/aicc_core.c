@@ -702,6 +702,14 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 		f->xflags |= AICC_X_LAST_APP;
 	else
 		f->xflags &= ~AICC_X_LAST_APP;
+	/*
+	 * A round of samples none of which the application limited: the
+	 * window did, and the busy period's rate is the path's.  (The round
+	 * a resume restarts has no sample before its first ACK ends it.)
+	 */
+	if ((f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
+	    !(f->flags & AICC_F_APP_LIMITED))
+		f->xflags |= AICC_X_BUSY_WND;
 	if (f->flags & AICC_F_HAVE_RTT) {
 		pin.rtt = f->round_rtt;
 		if (f->flags & AICC_F_HAVE_PREV)
@@ -1039,10 +1047,13 @@ unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
  * RTT alone, the flows of a collective resumed at base / (base + T) of
  * their share: 0.7 of it with the target of a sub-packet window.)  Never
  * more than the current window, and only when the busy period met
- * congestion: otherwise its rate was the application's (an RPC client's
- * requests), not the path's, and the window it left unused stays -- cut to
- * the mean request rate, Poisson arrivals wait a round trip whenever two
- * come close.
+ * congestion and its window limited it for a round at least: otherwise
+ * its rate was the application's (an RPC client's requests), not the
+ * path's, and the window it left unused stays -- cut to the mean request
+ * rate, Poisson arrivals wait a round trip whenever two come close.  An
+ * RPC client whose requests cross a queue that bulk flows hold meets
+ * congestion in every busy period, and every one of them is
+ * application-limited.
  */
 static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 {
@@ -1052,7 +1063,7 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 	u64 w;
 
 	if (!del || (u64)dur << 10 < f->base_rtt ||
-	    !(f->xflags & AICC_X_BUSY_CONG))
+	    (~f->xflags & (AICC_X_BUSY_CONG | AICC_X_BUSY_WND)))
 		return;
 	/* del * rt / (dur << 10), in Q16 packets: rt is in ns, dur in 2^10 */
 	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, rt, 10), dur);

@@ -125,6 +125,7 @@ struct aicc_flow {
 #define AICC_X_BUSY_CONG	0x01	/* the busy period saw a mark, loss or queue */
 #define AICC_X_START_CUT	0x02	/* a loss or timeout ended fast start */
 #define AICC_X_LAST_APP		0x04	/* last_del's round was app-limited */
+#define AICC_X_BUSY_WND		0x08	/* the busy period had a window-limited round */
 
 /* Events reported to the caller, for counters and tracing. */
 #define AICC_EV_ROUND		0x0001

@@ -1254,6 +1254,55 @@ KTAP_CASE(idle_resume_keeps_window_without_congestion)
 		    cwnd_pkts(&d));
 }
 
+/*
+ * An RPC client's requests cross a queue that bulk flows hold: every busy
+ * period meets congestion, and every one is application-limited.  The
+ * rate such a period delivered is the application's, not the path's, so
+ * the resume leaves the window (cut to the request rate, requests that
+ * come close wait a round trip behind it).  The same period with one
+ * round its window limited is the path's rate again: resized.
+ */
+KTAP_CASE(idle_resume_keeps_window_of_app_limited_period)
+{
+	struct drv d;
+	u64 w;
+
+	drv_tracking(&d);
+	d.f.cwnd = 10ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 10);
+	/* the requests' busy period begins after a gap */
+	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			 d.delivered, d.ce);
+	d.now += 5000000ULL;
+	/* two requests of one packet each, their RTTs 3 base RTTs of queue */
+	d.app_limited = 1;
+	for (int i = 0; i < 2; i++)
+		drv_round_n(&d, 400000, 0, 0, 1);
+	w = d.f.cwnd;
+	ktap_expect((d.f.xflags & AICC_X_BUSY_CONG) &&
+		    !(d.f.xflags & AICC_X_BUSY_WND),
+		    "xflags %#x: want congestion, no window-limited round",
+		    d.f.xflags);
+	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			 d.delivered, d.ce);
+	d.now += 5000000ULL;
+	ktap_expect(d.f.mode == AICC_MODE_RESUME && d.f.cwnd == w &&
+		    w >= 10ULL << 16,
+		    "window %.2f after the requests' busy period, was %.2f",
+		    cwnd_pkts(&d), w / 65536.0);
+	/* the same with a round of the window's after the first request */
+	drv_round_n(&d, 400000, 0, 0, 1);
+	d.app_limited = 0;
+	for (int i = 0; i < 2; i++)
+		drv_round_n(&d, 100000, 0, 0, 1);
+	w = d.f.cwnd;
+	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			 d.delivered, d.ce);
+	ktap_expect(d.f.cwnd < w,
+		    "window %.2f after a window-limited round, was %.2f",
+		    cwnd_pkts(&d), w / 65536.0);
+}
+
 /* ---------------------------------------------------------------- */
 /* Reverse-path queueing (aicc_fwd_rtt)                               */
 

@@ -98,8 +98,8 @@ refuses() {
 
 # --held-out-gate: with no generation the search has only its start, which
 # is not better than itself, so the start is written back; from a bad
-# start two generations do better on the held-out set and their table is
-# written.  The log says which.
+# start two generations do better on the held-out set (and as fair on its
+# testbed cases) and their table is written.  The log says which.
 held_out_gate() {
 	local start tuned
 	"$TUNE" $SMALL --generations 0 --held-out-gate --start "$TMP/start.conf" \
@@ -107,6 +107,11 @@ held_out_gate() {
 		fail "$(cat "$TMP/err")" || return 1
 	grep -q '^held-out gate: .*the result is the start' "$TMP/g0.log" ||
 		fail "gen 0: the log does not keep the start" || return 1
+	# the held-out set has the testbed cases: their Jain, equal here
+	grep -Eq "^held-out gate: .*; testbed cases' Jain tuned ([0-9.]+), start \1:" \
+		"$TMP/g0.log" ||
+		fail "gen 0: the gate's line has no equal testbed Jains" ||
+		return 1
 	grep -q 'held-out .* (not better: the start kept)' "$TMP/g0.conf" ||
 		fail "gen 0: the file's header does not say so" || return 1
 	start=$(awk '$1 == "aicc_lat.target" { print $3 }' "$TMP/g0.conf")

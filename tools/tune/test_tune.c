@@ -260,6 +260,18 @@ KTAP_CASE(held_out_gate_keeps_testbed_fairness)
 	gate_eval(&held, &tu, 2.9926, 0.984);
 	ktap_expect(fabs(testbed_jain(&held, &tu) - 0.984) < 1e-9,
 		    "testbed Jain %f", testbed_jain(&held, &tu));
+	/* weighted: the first testbed case at three times its weight */
+	for (i = 0; i < held.n && !held.c[i].testbed; i++)
+		;
+	if (i < held.n) {
+		held.c[i].weight *= 3;
+		tu.jain[i] = 0.9;
+		ktap_expect(fabs(testbed_jain(&held, &tu) -
+				 (3 * 0.9 + 3 * 0.984) / 6) < 1e-9,
+			    "weighted testbed Jain %f",
+			    testbed_jain(&held, &tu));
+		held.c[i].weight /= 3;
+	}
 	lat_run = gate_takes_tuned(&held, &st, &tu);
 	gate_eval(&held, &tu, 2.9926, 0.999 + 0.01);
 	fairer = gate_takes_tuned(&held, &st, &tu);
@@ -761,12 +773,12 @@ KTAP_CASE(draws_repeat_training_cases_at_other_seeds_and_spreads)
 }
 
 /* The last case of @kind in @set whose RTT is above (or at most) @rtt_us. */
-/* The path a case runs on, from its name: the fabric's or a testbed's. */
+/* The path a case runs on: the fabric's or the testbed's. */
 enum { PATH_FABRIC, PATH_TESTBED };
 
 static int case_path(const struct tune_case *tc)
 {
-	return strstr(tc->name, " testbed") ? PATH_TESTBED : PATH_FABRIC;
+	return tc->testbed ? PATH_TESTBED : PATH_FABRIC;
 }
 
 /* The last case of @kind on @path in @set, -1 if none. */
