@@ -1183,7 +1183,7 @@ KTAP_CASE(resume_window_not_below_min_cwnd)
 	drv_tracking(&d);
 	d.f.busy_start = (u32)(d.now >> 10);
 	d.f.busy_del0 = d.delivered;
-	d.f.xflags |= AICC_X_BUSY_CONG;
+	d.f.xflags |= AICC_X_BUSY_CONG | AICC_X_BUSY_WND;
 	/* one packet delivered in a second */
 	drv_ack(&d, 1000000000ULL, 100000, d.delivered, 0, 0, 0);
 	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
