@@ -696,19 +696,21 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 	u32 tscale, gscale;
 	u32 d1 = 0;	/* this round's own queueing delay */
 	u64 cut = 0;
+	/*
+	 * A round of samples none of which the application limited: the
+	 * window did.  (The round a resume restarts has no sample before its
+	 * first ACK ends it.)
+	 */
+	bool wnd_round = (f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
+			 !(f->flags & AICC_F_APP_LIMITED);
 
 	f->last_del = del;
 	if (f->flags & AICC_F_APP_LIMITED)
 		f->xflags |= AICC_X_LAST_APP;
 	else
 		f->xflags &= ~AICC_X_LAST_APP;
-	/*
-	 * A round of samples none of which the application limited: the
-	 * window did, and the busy period's rate is the path's.  (The round
-	 * a resume restarts has no sample before its first ACK ends it.)
-	 */
-	if ((f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
-	    !(f->flags & AICC_F_APP_LIMITED))
+	/* the busy period's rate is the path's (resume_window()) */
+	if (wnd_round)
 		f->xflags |= AICC_X_BUSY_WND;
 	if (f->flags & AICC_F_HAVE_RTT) {
 		pin.rtt = f->round_rtt;
@@ -836,8 +838,7 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 			 * window the delay signal never tested, which a burst
 			 * of ACKs later releases into the queue all at once.
 			 */
-		} else if ((f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
-			   !(f->flags & AICC_F_APP_LIMITED)) {
+		} else if (wnd_round) {
 			/*
 			 * A round whose every ACK was delayed by the receiver
 			 * (a window under two packets, a receiver without

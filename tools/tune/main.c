@@ -764,15 +764,15 @@ int main(int argc, char **argv)
 	 * choice of two, and its score is no longer a pure estimate for the
 	 * result.
 	 */
-	if (gate && held_jain[0] >= 0)
-		out("held-out gate: tuned %.4f, start %.4f; testbed cases' "
-		    "Jain tuned %.4f, start %.4f: the result is the %s\n\n",
-		    held_obj[1], held_obj[0], held_jain[1], held_jain[0],
+	if (gate) {
+		out("held-out gate: tuned %.4f, start %.4f", held_obj[1],
+		    held_obj[0]);
+		if (held_jain[0] >= 0)
+			out("; testbed cases' Jain tuned %.4f, start %.4f",
+			    held_jain[1], held_jain[0]);
+		out(": the result is the %s\n\n",
 		    keep_start ? "start" : "tuned table");
-	else if (gate)
-		out("held-out gate: tuned %.4f, start %.4f: the result is the %s\n\n",
-		    held_obj[1], held_obj[0],
-		    keep_start ? "start" : "tuned table");
+	}
 	if (keep_start)
 		memcpy(best, def, sizeof(best));
 	print_knob_diff(def, best);
