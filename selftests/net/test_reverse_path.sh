@@ -54,17 +54,16 @@
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/../lib/ktap.sh"
 . "$dir/../lib/topo.sh"
+. "$dir/../lib/trace.sh"
 
 topo_require_testbed
 ko=$TOPO_KO
-tr=/sys/kernel/tracing
-[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
 port=5970
 
 ktap_plan 9
 
 topo_test_module "$ko"
-[ -d $tr/events/aicc/aicc_update ] || ktap_skip_all "no aicc:aicc_update"
+trace_have aicc_update || ktap_skip_all "no aicc:aicc_update"
 
 TOPO_SENDERS=3 TOPO_RATE=20mbit TOPO_DELAY=5ms TOPO_AQM=red
 TOPO_ECN_K=30000 TOPO_SENDER_QDISC=fq
@@ -101,17 +100,18 @@ print("%d %d %.2f" % (r["completed"], r["sent"], r["latency"]["p99_us"] / 1e3))
 
 # traced_probe OUT TRACE: probe with an aicc server; the aicc:aicc_update
 # events of the server's sockets and of the connections to its port (the
-# request flow's and the bulk flows') into TRACE
+# request flow's and the bulk flows') into TRACE, in the order the calls
+# ran (trace.sh's counter clock: client_window() compares each resume with
+# the event before it, which another CPU may have recorded)
 traced_probe()
 {
-	echo "sport == $port || dport == $port" > \
-		$tr/events/aicc/aicc_update/filter
-	echo > $tr/trace
-	echo 1 > $tr/events/aicc/aicc_update/enable
+	local filter=$TRACE_FS/events/aicc/aicc_update/filter
+
+	echo "sport == $port || dport == $port" > "$filter"
+	trace_start aicc_update
 	probe aicc "$1"
-	echo 0 > $tr/events/aicc/aicc_update/enable
-	cp $tr/trace "$2"
-	echo 0 > $tr/events/aicc/aicc_update/filter
+	trace_stop "$2"
+	echo 0 > "$filter"
 }
 
 # queue_ratio TRACE: "ratio q_us target_us rounds" of the server's response
