@@ -703,6 +703,16 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 	 */
 	bool wnd_round = (f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
 			 !(f->flags & AICC_F_APP_LIMITED);
+	/*
+	 * A round the window limited at some point: no sample was
+	 * application-limited, or the round delivered at least the window
+	 * (requests queued behind it, and that queue drained before the
+	 * round ended).  The delay decisions, cut and growth alike, are for
+	 * such rounds only.
+	 */
+	bool used = wnd_round ||
+		    ((f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
+		     ((u64)del << 16) >= f->cwnd);
 
 	f->last_del = del;
 	if (f->flags & AICC_F_APP_LIMITED)
@@ -798,16 +808,20 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 		 */
 		f->xflags &= ~AICC_X_START_CUT;
 		/*
-		 * Delay cuts only in rounds the window limited.  An
-		 * app-limited flow (requests, responses) is not what holds
-		 * the queue, and its samples carry the peer's delayed ACKs
-		 * and think time: cut on them while it never grows (it does
-		 * not use its window), and it ratchets down to min_cwnd and
-		 * paces its requests out seconds late.  Marks and losses
-		 * still cut it.
+		 * Delay cuts only in rounds the window limited (used).  An
+		 * app-limited flow (requests, responses) that leaves its
+		 * window unfilled is not what holds the queue, and its
+		 * samples carry the peer's delayed ACKs and think time: cut
+		 * on them while it never grows (it does not use its window),
+		 * and it ratchets down to min_cwnd and paces its requests
+		 * out seconds late.  Marks and losses still cut it.  Once
+		 * requests queue behind its window, its rounds fill the
+		 * window: those decide like a bulk flow's, and grow below
+		 * target, or a few marked rounds would leave it smaller than
+		 * its requests for good.
 		 */
 		if ((f->flags & AICC_F_HAVE_RTT) && f->qdelay > f->target &&
-		    !(f->flags & AICC_F_APP_LIMITED)) {
+		    used) {
 			cut = aicc_mul_shr(p->beta_q16,
 					   aicc_udiv64((u64)(f->qdelay - f->target)
 						       << 16, f->qdelay), 16);
@@ -838,7 +852,7 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 			 * window the delay signal never tested, which a burst
 			 * of ACKs later releases into the queue all at once.
 			 */
-		} else if (wnd_round) {
+		} else if (used) {
 			/*
 			 * A round whose every ACK was delayed by the receiver
 			 * (a window under two packets, a receiver without
@@ -882,6 +896,15 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 				f->flags |= AICC_F_HAVE_BASE;
 				f->target = compute_target(f, p);
 			}
+		} else if (rtt - f->base_rtt <= f->target >> 1) {
+			/*
+			 * Within half the target of the base: the path is
+			 * still as long, so the base is measured again.  Left
+			 * to expire, it restarts from whatever queue stands
+			 * then, and that flow takes the link from the others
+			 * (Documentation/algorithm.rst, "Base RTT").
+			 */
+			f->base_stamp = now;
 		}
 		if (!f->inv_rtt) {
 			refresh_inv_rtt(f);

@@ -502,10 +502,11 @@ KTAP_CASE(delayed_acks_are_not_queueing_delay)
 }
 
 /*
- * An application-limited flow (RPC requests or responses) is not cut on
- * delay: it is not what holds the queue, and its samples carry the peer's
- * delayed ACKs.  It never grows either, so delay cuts would ratchet it
- * down to min_cwnd.  Marks still cut it.
+ * An application-limited flow (RPC requests or responses) that does not fill
+ * its window is not cut on delay: it is not what holds the queue, and its
+ * samples carry the peer's delayed ACKs.  Such rounds do not grow it
+ * either, so delay cuts would ratchet it down to min_cwnd.  Marks still cut
+ * it.
  */
 KTAP_CASE(app_limited_rounds_not_cut_on_delay)
 {
@@ -518,14 +519,14 @@ KTAP_CASE(app_limited_rounds_not_cut_on_delay)
 	drv_round(&d, 100000, 0, 0);
 	d.app_limited = 1;
 	/* its first ACK decides on the last window-limited round */
-	drv_round(&d, 200000, 0, 0);	/* 100 us over, target ~30 */
+	drv_round_n(&d, 200000, 0, 0, aicc_cwnd_pkts(&d.f) / 2);
 	w0 = cwnd_pkts(&d);
-	for (i = 0; i < 10; i++)
-		drv_round(&d, 200000, 0, 0);
+	for (i = 0; i < 10; i++)	/* 100 us over, target ~30 */
+		drv_round_n(&d, 200000, 0, 0, aicc_cwnd_pkts(&d.f) / 2);
 	ktap_expect(cwnd_pkts(&d) == w0,
 		    "app-limited: %.3f -> %.3f packets on delay", w0,
 		    cwnd_pkts(&d));
-	drv_round(&d, 200000, 3, 0);
+	drv_round_n(&d, 200000, 3, 0, aicc_cwnd_pkts(&d.f) / 2);
 	drv_round(&d, 200000, 0, 0);
 	ktap_expect(cwnd_pkts(&d) < w0, "app-limited: marks did not cut (%.3f)",
 		    cwnd_pkts(&d));
@@ -539,6 +540,43 @@ KTAP_CASE(app_limited_rounds_not_cut_on_delay)
 		drv_round(&d, 200000, 0, 0);
 	ktap_expect(cwnd_pkts(&d) < 0.8 * w0,
 		    "window-limited: %.3f -> %.3f packets", w0, cwnd_pkts(&d));
+}
+
+/*
+ * A round with application-limited samples that still delivered its whole
+ * window was limited by the window before its queue of requests drained:
+ * it decides on delay like a window-limited round, growing below target
+ * and cut above it.  Before 6 December 2026 such rounds never grew, while
+ * marks still cut them: an RPC client under two bulk flows on the testbed
+ * sat at 2 packets with requests queued behind it in 13-24 of 32-38
+ * samples of its window.
+ */
+KTAP_CASE(app_limited_rounds_that_fill_the_window_decide_on_delay)
+{
+	struct drv d;
+	double w0, w1;
+	int i;
+
+	drv_tracking(&d);
+	drv_round(&d, 100000, 0, 0);
+	d.app_limited = 1;
+	drv_round_n(&d, 100000, 0, 0, aicc_cwnd_pkts(&d.f) + 1);
+	w0 = cwnd_pkts(&d);
+	for (i = 0; i < 4; i++)
+		drv_round_n(&d, 100000, 0, 0, aicc_cwnd_pkts(&d.f) + 1);
+	w1 = cwnd_pkts(&d);
+	ktap_expect(w1 > w0 + 2, "filled, below target: %.3f -> %.3f packets",
+		    w0, w1);
+	for (i = 0; i < 4; i++)
+		drv_round_n(&d, 100000, 0, 0, aicc_cwnd_pkts(&d.f) / 2);
+	ktap_expect(cwnd_pkts(&d) == w1,
+		    "half used, below target: %.3f -> %.3f packets", w1,
+		    cwnd_pkts(&d));
+	for (i = 0; i < 4; i++)
+		drv_round_n(&d, 200000, 0, 0, aicc_cwnd_pkts(&d.f) + 1);
+	ktap_expect(cwnd_pkts(&d) < 0.8 * w1,
+		    "filled, above target: %.3f -> %.3f packets", w1,
+		    cwnd_pkts(&d));
 }
 
 /*
@@ -1567,6 +1605,46 @@ KTAP_CASE(base_rtt_expires_across_the_stamp_wrap)
 			    "after %llu ns idle: base %u ns, want 150000",
 			    (unsigned long long)gap[i], d.f.base_rtt);
 	}
+}
+
+/*
+ * A sample within half the target of the base measures the base again.
+ * Four flows on the testbed's stagger scenario (aicc_lat, 6 December
+ * 2026): a flow whose base, taken from the rate memory with its age,
+ * expired while the others held a queue restarted it from that queue
+ * (5.1 -> 10-16 ms), saw little delay against it and took the link, the
+ * others at their floor for a second or more (Jain 0.70-0.89 in 9 of 28
+ * runs).  Here a queue of twice the target stands for 12 s but falls to a
+ * quarter of it every 50 rounds: the base stays.  With no sample near the
+ * base for longer than min_rtt_win_ms (the path got longer), it expires
+ * as before.
+ */
+KTAP_CASE(base_rtt_measured_again_near_it)
+{
+	u64 end;
+	u32 top = 0;
+	struct drv d;
+	int i;
+
+	drv_tracking(&d);			/* base 100 us, 10 s window */
+	end = d.now + 12000000000ULL;
+	for (i = 0; d.now < end; i++) {
+		u32 q = i % 50 ? 2 * d.f.target : d.f.target / 4;
+
+		drv_round_n(&d, 100000 + q, 0, 0, 2);
+		if (d.f.base_rtt > top)
+			top = d.f.base_rtt;
+	}
+	ktap_expect(top == 100000, "dips to T/4: base up to %u ns in 12 s",
+		    top);
+
+	drv_tracking(&d);
+	end = d.now + 12000000000ULL;
+	while (d.now < end)
+		drv_round_n(&d, 100000 + 2 * d.f.target, 0, 0, 2);
+	ktap_expect(d.f.base_rtt > 100000 + d.f.target,
+		    "no dip: base %u ns after 12 s (T %u ns)", d.f.base_rtt,
+		    d.f.target);
 }
 
 KTAP_CASE(remembered_rate_skips_fast_start)
