@@ -902,7 +902,7 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			 * still as long, so the base is measured again.  Left
 			 * to expire, it restarts from whatever queue stands
 			 * then, and that flow takes the link from the others
-			 * (Documentation/algorithm.rst, "Base RTT").
+			 * (Documentation/algorithm.rst, "Signals").
 			 */
 			f->base_stamp = now;
 		}

@@ -92,7 +92,7 @@ struct aicc_flow {
 	u64 rate;		/* pacing rate, bytes/s */
 	u64 inv_rtt;		/* 2^32 * 1e9 / (base + target), pacing */
 	u32 base_rtt;		/* windowed minimum RTT, ns */
-	u32 base_stamp;		/* when base_rtt was set, 2^20 ns units */
+	u32 base_stamp;		/* base_rtt set or measured again, 2^20 ns */
 	u32 round_end;		/* round ends once prior_delivered reaches it */
 	u32 round_ce0;		/* delivered_ce at round start */
 	u32 round_rtt;		/* smallest RTT sample this round, ns */
