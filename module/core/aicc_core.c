@@ -696,23 +696,17 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 	u32 tscale, gscale;
 	u32 d1 = 0;	/* this round's own queueing delay */
 	u64 cut = 0;
+	/* The round had samples (the one a resume restarts has none). */
+	bool sampled = f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED);
+	/* None of its samples was application-limited: the window limited. */
+	bool wnd_round = sampled && !(f->flags & AICC_F_APP_LIMITED);
 	/*
-	 * A round of samples none of which the application limited: the
-	 * window did.  (The round a resume restarts has no sample before its
-	 * first ACK ends it.)
+	 * The window limited it at some point: so, or it delivered at least
+	 * the window (requests queued behind it, and that queue drained
+	 * before the round ended).  The delay decisions, cut and growth
+	 * alike, are for such rounds only.
 	 */
-	bool wnd_round = (f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
-			 !(f->flags & AICC_F_APP_LIMITED);
-	/*
-	 * A round the window limited at some point: no sample was
-	 * application-limited, or the round delivered at least the window
-	 * (requests queued behind it, and that queue drained before the
-	 * round ended).  The delay decisions, cut and growth alike, are for
-	 * such rounds only.
-	 */
-	bool used = wnd_round ||
-		    ((f->flags & (AICC_F_HAVE_RTT | AICC_F_DELAYED)) &&
-		     ((u64)del << 16) >= f->cwnd);
+	bool used = wnd_round || (sampled && ((u64)del << 16) >= f->cwnd);
 
 	f->last_del = del;
 	if (f->flags & AICC_F_APP_LIMITED)

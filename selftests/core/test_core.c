@@ -1612,12 +1612,13 @@ KTAP_CASE(base_rtt_expires_across_the_stamp_wrap)
  * Four flows on the testbed's stagger scenario (aicc_lat, 6 December
  * 2026): a flow whose base, taken from the rate memory with its age,
  * expired while the others held a queue restarted it from that queue
- * (5.1 -> 10-16 ms), saw little delay against it and took the link, the
- * others at their floor for a second or more (Jain 0.70-0.89 in 9 of 28
- * runs).  Here a queue of twice the target stands for 12 s but falls to a
- * quarter of it every 50 rounds: the base stays.  With no sample near the
- * base for longer than min_rtt_win_ms (the path got longer), it expires
- * as before.
+ * (5.1 -> 8.5-16 ms), saw little delay against it and took the link, the
+ * others at their floor for a second or more (Jain 0.70-0.89 in 1 of 28
+ * runs before this rule, 9 of 28 with the rule for application-limited
+ * rounds alone, none of 28 with both).  Here a queue of twice the target
+ * stands for 12 s but falls to a quarter of it every 50 rounds: the base
+ * stays.  With no sample near the base for longer than min_rtt_win_ms
+ * (the path got longer), it expires as before.
  */
 KTAP_CASE(base_rtt_measured_again_near_it)
 {
