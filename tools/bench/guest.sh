@@ -67,7 +67,6 @@ else
 	BULK_SECS=8 RPC_SECS=6 ITERS=10
 fi
 DEEP_LIMIT=1000000
-INCAST_CONNS=16 INCAST_SIZE=32K INCAST_GAP=200
 RPC_RATE=200
 
 . selftests/lib/topo.sh
@@ -219,11 +218,8 @@ for ((rep = 1; rep <= reps; rep++)); do
 				run "$sc" "$a" "$rep" "${STAGGER_CMD[@]}"
 				;;
 			incast)
-				run "$sc" "$a" "$rep" "$gen" incast -j -c "$TOPO_RCV_ADDR" \
-					-p "$pt" --netns "$(snd_list 8)" --cc "$a" \
-					-n "$INCAST_CONNS" --size "$INCAST_SIZE" \
-					--iters "$ITERS" --warmup 2 --gap "$INCAST_GAP" \
-					--rate-mbit "$RATE_MBIT" --base-rtt $((DELAY_MS * 1000))
+				testbed_incast "$pt" "$a" "$ITERS"
+				run "$sc" "$a" "$rep" "${INCAST_CMD[@]}"
 				;;
 			rpc)
 				# The probe's algorithm pa (its server's too:

@@ -6,10 +6,11 @@
 # testbed's link more fairly than another.  One run of four staggered flows
 # spreads by up to 0.09 in Jain's index (Documentation/tuning.rst, "The
 # lead followed"), so the three repetitions of make bench cannot; ten
-# interleaved runs per table can.
+# interleaved runs per table can.  --scenario incast does the same for the
+# bench's 16-way incast: each run's median completion over ideal.
 #
 #   tools/bench/stagger-ab.sh [--kernel 6.1|6.12] [--runs N] [--profile P]
-#                             [--out DIR] FILE...
+#                             [--scenario stagger|incast] [--out DIR] FILE...
 #   tools/bench/stagger-ab.sh --summary DIR
 #
 # Each FILE is an aicc profile file (aicc-tune -o, aicc profile save).  In
@@ -20,7 +21,7 @@
 # 30 KB.  The summary (also --summary on a finished DIR) gives each
 # table's Jain per run and its median, minimum and maximum.  Results in
 # DIR (build/stagger-ab): raw/<n>-r<run>.json (aiccgen), tables.txt,
-# summary.txt.
+# summary.txt, scenario.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prog=stagger-ab
@@ -33,6 +34,10 @@ import glob, json, os, sys
 
 d = sys.argv[1]
 try:
+    scenario = open(os.path.join(d, "scenario")).read().strip()
+except OSError:
+    scenario = "stagger"	# a directory from before --scenario
+try:
     tables = [l.rstrip("\n").split(" ", 1)
               for l in open(os.path.join(d, "tables.txt")) if l.strip()]
 except OSError as e:
@@ -40,32 +45,46 @@ except OSError as e:
 bad = 0
 for n, name in tables:
     js = []
+    rtos = 0
     files = glob.glob(os.path.join(d, "raw", "%s-r*.json" % n))
     for f in sorted(files, key=lambda f: int(f.rsplit("-r", 1)[1][:-5])):
-        # aiccgen's own index over the window where every flow sends,
-        # the number make bench reports (tools/bench/report.py)
+        # the numbers make bench reports (tools/bench/report.py): aiccgen's
+        # Jain over the window where every flow sends, or its median
+        # completion per iteration over ideal
         try:
-            j = float(json.load(open(f))["fairness"]["jain"])
+            j = json.load(open(f))
+            if scenario == "incast":
+                v = float(j["summary"]["ratio_p50"])
+                ok = v > 0
+                rtos += int(j["summary"].get("rto") or 0)
+            else:
+                v = float(j["fairness"]["jain"])
+                ok = 0 < v <= 1
         except (OSError, ValueError, KeyError, TypeError):
-            j = -1.0
-        if not 0 < j <= 1:
-            print("stagger-ab: %s: no Jain's index" % f, file=sys.stderr)
+            ok = False
+        if not ok:
+            print("stagger-ab: %s: no %s" % (f, "completion ratio"
+                  if scenario == "incast" else "Jain's index"),
+                  file=sys.stderr)
             bad += 1
             continue
-        js.append(j)
+        js.append(v)
     if not js:
         print("%s: no runs" % name)
         bad += 1
         continue
     s = sorted(js)
     med = (s[len(s) // 2] + s[(len(s) - 1) // 2]) / 2
-    print("%s: Jain median %.3f, min %.3f, max %.3f over %d runs: %s" %
-          (name, med, s[0], s[-1], len(s), " ".join("%.3f" % v for v in js)))
+    what = "completion/ideal" if scenario == "incast" else "Jain"
+    extra = ", %d RTOs" % rtos if scenario == "incast" else ""
+    print("%s: %s median %.3f, min %.3f, max %.3f over %d runs%s: %s" %
+          (name, what, med, s[0], s[-1], len(s), extra,
+           " ".join("%.3f" % v for v in js)))
 sys.exit(1 if bad else 0)
 PYEOF
 }
 
-kernel=6.1 runs=10 profile=aicc out=$top/build/stagger-ab
+kernel=6.1 runs=10 profile=aicc scenario=stagger out=$top/build/stagger-ab
 if [ "${1:-}" = --summary ]; then
 	[ $# -eq 2 ] || die "usage: stagger-ab.sh --summary DIR"
 	summary "$2"
@@ -73,22 +92,24 @@ if [ "${1:-}" = --summary ]; then
 fi
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernel|--runs|--profile|--out)
+	--kernel|--runs|--profile|--scenario|--out)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		case $1 in
 		--kernel) kernel=$2 ;;
 		--runs) runs=$2 ;;
 		--profile) profile=$2 ;;
+		--scenario) scenario=$2 ;;
 		--out) out=$2 ;;
 		esac
 		shift 2 ;;
-	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
 case $runs in ''|0*|*[!0-9]*) die "bad --runs '$runs' (1 or more, no leading zero)" ;; esac
 case $profile in aicc|aicc_lat|aicc_bulk) ;; *) die "unknown profile '$profile'" ;; esac
+case $scenario in stagger|incast) ;; *) die "unknown scenario '$scenario' (stagger, incast)" ;; esac
 [ $# -ge 1 ] || die "no profile file given"
 for f in "$@"; do
 	[ -r "$f" ] || die "$f: cannot read"
@@ -102,6 +123,7 @@ done
 
 rm -rf "$out"
 mkdir -p "$out/raw" || die "cannot create $out"
+echo "$scenario" > "$out/scenario"
 n=0
 for f in "$@"; do
 	n=$((n + 1))
@@ -113,6 +135,6 @@ bash "$top/tools/vm/deps-if-needed.sh" "$kernel" || exit 2
 echo "$prog: $n table(s) x $runs run(s) on $kernel (about $((n * runs * 15 / 60 + 1)) min)"
 flock "$lock" "$top/tools/vm/aicc-vm" --kernel "$kernel" --quiet \
 	--timeout $((n * runs * 60 + 300)) --out "$out" -- \
-	bash tools/bench/stagger-ab-guest.sh "$n" "$runs" "$profile" ||
+	bash tools/bench/stagger-ab-guest.sh "$n" "$runs" "$profile" "$scenario" ||
 	{ echo "$prog: the VM run failed; console: $out/console.log" >&2; exit 1; }
 summary "$out" | tee "$out/summary.txt"

@@ -6,8 +6,9 @@
 # this checks that its parts still work:
 #   - aicc-ackcost runs the closed loop, replays it along the same
 #     trajectory, and refuses bad arguments;
-#   - stagger-ab.sh summarises canned runs (Jain per run, median, min,
-#     max) and refuses bad arguments before it boots anything;
+#   - stagger-ab.sh summarises canned runs (Jain per run, or incast
+#     completion over ideal and RTOs; median, min, max) and refuses bad
+#     arguments before it boots anything;
 #   - report.py turns canned raw results (written here, with known values)
 #     into the expected medians, spreads, target verdicts, learned-policy
 #     ablation, JSON, CSV and plots, leaves out a testbed ablation with
@@ -35,7 +36,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..16"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -353,6 +354,22 @@ echo "$out" | grep -qx 'one.conf: Jain median 0.900, min 0.800, max 1.000 over 2
 	echo "$out" | grep -qx 'two.conf: Jain median 0.980, min 0.893, max 1.000 over 3 runs: 1.000 0.893 0.980'
 ok $? "stagger-ab: Jain per run, median, min and max of canned runs"
 
+# --scenario incast: each run's median completion over ideal, and the RTOs
+inc=$tmp/abinc
+mkdir -p "$inc/raw"
+printf 't1 old.conf\n' > "$inc/tables.txt"
+echo incast > "$inc/scenario"
+python3 - "$inc/raw" <<'EOF2'
+import json, os, sys
+
+for i, (r, rto) in enumerate([(1.21, 0), (1.08, 2), (1.125, 0)]):
+    with open(os.path.join(sys.argv[1], "t1-r%d.json" % (i + 1)), "w") as f:
+        json.dump({"mode": "incast", "summary": {"ratio_p50": r, "rto": rto}}, f)
+EOF2
+out=$(bash "$dir/stagger-ab.sh" --summary "$inc")
+echo "$out" | grep -qx 'old.conf: completion/ideal median 1.125, min 1.080, max 1.210 over 3 runs, 2 RTOs: 1.210 1.080 1.125'
+ok $? "stagger-ab: incast completion per run, median, min, max and RTOs"
+
 rc=0
 e1=$(bash "$dir/stagger-ab.sh" 2>&1 > /dev/null) || rc=$?
 e2=$(bash "$dir/stagger-ab.sh" --runs 0 x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
@@ -360,10 +377,12 @@ printf 'aicc_lat.target = 50\n' > "$tmp/lat.conf"
 e3=$(bash "$dir/stagger-ab.sh" "$tmp/lat.conf" 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
 # bash reads 010 as octal (8 runs)
 e4=$(bash "$dir/stagger-ab.sh" --runs 010 x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
-[ "$rc" = 2222 ] && echo "$e1" | grep -qx 'stagger-ab: no profile file given' &&
+e5=$(bash "$dir/stagger-ab.sh" --scenario rpc x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
+[ "$rc" = 22222 ] && echo "$e1" | grep -qx 'stagger-ab: no profile file given' &&
 	echo "$e2" | grep -qx "stagger-ab: bad --runs '0' (1 or more, no leading zero)" &&
 	echo "$e3" | grep -qx "stagger-ab: $tmp/lat.conf: no aicc knobs in it" &&
-	echo "$e4" | grep -qx "stagger-ab: bad --runs '010' (1 or more, no leading zero)"
+	echo "$e4" | grep -qx "stagger-ab: bad --runs '010' (1 or more, no leading zero)" &&
+	echo "$e5" | grep -qx "stagger-ab: unknown scenario 'rpc' (stagger, incast)"
 ok $? "stagger-ab: bad arguments refused with one line"
 
 # bench.sh refuses bad arguments before it builds or boots anything;

@@ -510,6 +510,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_STAGGER, 1, 1, 1, 4, M, P, 25, L, BF);
 		add(&b, TK_LONG, 1, 2, 2, 4, M, P, 26, L, BF);
 		add(&b, TK_START, 1, 1, 1, 2, M, P, 27, L, BF);
+		add(&b, TK_INCAST, 1, 1, 1, U(F / 4), M * 4, P, 29, L, BF);
 		add_testbed(&b, TK_STAGGER, 1, 4, M, P, 28);
 		break;
 	default:
@@ -519,6 +520,7 @@ void build_set(struct tune_set *set, int profile,
 		add(&b, TK_STAGGER, 1, 2, 1, 8, M, P, 304, L, BF);
 		add(&b, TK_LONG, 1, 1, 1.5, 2, M, P, 305, L, BF);
 		add(&b, TK_START, 1, 2, 1.5, 2, M, P, 306, L, BF);
+		add(&b, TK_INCAST, 1, 1, 1.5, U(F / 2), M * 2, P, 308, L, BF);
 		add_testbed(&b, TK_STAGGER, 1, 6, M, P, 307);
 		break;
 	}
