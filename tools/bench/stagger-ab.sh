@@ -15,13 +15,15 @@
 #
 # Each FILE is an aicc profile file (aicc-tune -o, aicc profile save).  In
 # one VM boot, run by run, every table is loaded with 'aicc profile load'
-# and the stagger scenario of make bench (tools/bench/testbed.sh) runs
-# once for it: four flows of profile P (default aicc) from four sender
-# namespaces, joining 1 s apart and leaving, 10 s, 20 Mbit/s, RED ECN at
-# 30 KB.  The summary (also --summary on a finished DIR) gives each
-# table's Jain per run and its median, minimum and maximum.  Results in
-# DIR (build/stagger-ab): raw/<n>-r<run>.json (aiccgen), tables.txt,
-# summary.txt, scenario.
+# and a scenario of make bench (tools/bench/testbed.sh; 20 Mbit/s, RED
+# ECN at 30 KB) runs once for it with profile P (default aicc): stagger,
+# four flows from four sender namespaces, joining 1 s apart and leaving,
+# 10 s; or incast, 16 connections from eight senders, ten bursts of 32 KB
+# each after two warm-up ones, 200 ms apart.  The summary (also --summary
+# on a finished DIR) gives each table's Jain (or completion over ideal)
+# per run, its median, minimum and maximum, and for incast the timeouts
+# of all its runs.  Results in DIR (build/stagger-ab):
+# raw/t<n>-r<run>.json (aiccgen), tables.txt, summary.txt, scenario.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prog=stagger-ab
@@ -56,7 +58,11 @@ for n, name in tables:
             if scenario == "incast":
                 v = float(j["summary"]["ratio_p50"])
                 ok = v > 0
-                rtos += int(j["summary"].get("rto") or 0)
+                # as report.py: the generator's count, else the netns'
+                sm = j["summary"]
+                rto = sm.get("rto")
+                rtos += int(rto if rto is not None else
+                            sm.get("netns_rto") or 0)
             else:
                 v = float(j["fairness"]["jain"])
                 ok = 0 < v <= 1
@@ -102,7 +108,7 @@ while [ $# -gt 0 ]; do
 		--out) out=$2 ;;
 		esac
 		shift 2 ;;
-	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) break ;;
 	esac
@@ -132,7 +138,9 @@ for f in "$@"; do
 done
 lock=${AICC_VM_LOCK:-/tmp/aicc-vm.lock}
 bash "$top/tools/vm/deps-if-needed.sh" "$kernel" || exit 2
-echo "$prog: $n table(s) x $runs run(s) on $kernel (about $((n * runs * 15 / 60 + 1)) min)"
+per=15	# seconds a run, boot and setup spread over them
+[ "$scenario" = incast ] && per=6
+echo "$prog: $n table(s) x $runs run(s) on $kernel (about $((n * runs * per / 60 + 1)) min)"
 flock "$lock" "$top/tools/vm/aicc-vm" --kernel "$kernel" --quiet \
 	--timeout $((n * runs * 60 + 300)) --out "$out" -- \
 	bash tools/bench/stagger-ab-guest.sh "$n" "$runs" "$profile" "$scenario" ||
