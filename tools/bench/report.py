@@ -174,6 +174,23 @@ def bulk_metrics(j, cap_mbps, skip_s):
             "rtos": netns(j, "rto_timeouts")}
 
 
+def incast_metrics(j):
+    """One incast run's numbers from aiccgen's JSON (stagger-ab.sh too)."""
+    s = j.get("summary") or {}
+    return {
+        "ct_p50_ms": s["p50_us"] / 1000 if "p50_us" in s else None,
+        "ct_p99_ms": s["p99_us"] / 1000 if "p99_us" in s else None,
+        "ratio_p50": s.get("ratio_p50"),
+        "ratio_p99": s.get("ratio_p99"),
+        "ideal_ms": j["ideal_us"] / 1000 if j.get("ideal_us") else None,
+        "retrans": s.get("retrans"),
+        # the generator's count, else the namespace's
+        "rtos": s.get("rto") if s.get("rto") is not None else s.get("netns_rto"),
+        "iters_ms": [it["ct_us"] / 1000 for it in (j.get("iterations") or [])
+                     if not it.get("warmup") and it.get("ct_us") is not None],
+    }
+
+
 def qdelay_us(samples, rate_bps):
     return [b * 8.0 * 1e6 / rate_bps for b in samples]
 
@@ -205,16 +222,7 @@ def testbed_run(raw, sc, algo, rep, meta, rpcbase):
         m["retrans"] = netns(j, "retrans_segs")
         m["rtos"] = netns(j, "rto_timeouts")
     elif sc == "incast":
-        s = j.get("summary") or {}
-        m["ct_p50_ms"] = s["p50_us"] / 1000 if "p50_us" in s else None
-        m["ct_p99_ms"] = s["p99_us"] / 1000 if "p99_us" in s else None
-        m["ratio_p50"] = s.get("ratio_p50")
-        m["ratio_p99"] = s.get("ratio_p99")
-        m["ideal_ms"] = j["ideal_us"] / 1000 if j.get("ideal_us") else None
-        m["retrans"] = s.get("retrans")
-        m["rtos"] = s.get("rto") if s.get("rto") is not None else s.get("netns_rto")
-        m["iters_ms"] = [it["ct_us"] / 1000 for it in (j.get("iterations") or [])
-                         if not it.get("warmup") and it.get("ct_us") is not None]
+        m.update(incast_metrics(j))
     elif sc == "rpc":
         lat = j.get("latency") or {}
         b = (rpcbase.get(algo) or {}).get("latency") or {}

@@ -31,14 +31,20 @@ die() { echo "$prog: $*" >&2; exit 2; }
 
 summary()	# DIR: one line per table from DIR/tables.txt and DIR/raw
 {
-	python3 - "$1" <<'PYEOF'
+	python3 - "$1" "$top/tools/bench" <<'PYEOF'
 import glob, json, os, sys
 
 d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import report	# make bench's own reading of aiccgen's JSON
+
 try:
     scenario = open(os.path.join(d, "scenario")).read().strip()
 except OSError:
     scenario = "stagger"	# a directory from before --scenario
+incast = scenario == "incast"
+what, missing = (("completion/ideal", "completion ratio") if incast else
+                 ("Jain", "Jain's index"))
 try:
     tables = [l.rstrip("\n").split(" ", 1)
               for l in open(os.path.join(d, "tables.txt")) if l.strip()]
@@ -55,23 +61,18 @@ for n, name in tables:
         # completion per iteration over ideal
         try:
             j = json.load(open(f))
-            if scenario == "incast":
-                v = float(j["summary"]["ratio_p50"])
+            if incast:
+                m = report.incast_metrics(j)
+                v = float(m["ratio_p50"])
                 ok = v > 0
-                # as report.py: the generator's count, else the netns'
-                sm = j["summary"]
-                rto = sm.get("rto")
-                rtos += int(rto if rto is not None else
-                            sm.get("netns_rto") or 0)
+                rtos += int(m["rtos"] or 0)
             else:
                 v = float(j["fairness"]["jain"])
                 ok = 0 < v <= 1
         except (OSError, ValueError, KeyError, TypeError):
             ok = False
         if not ok:
-            print("stagger-ab: %s: no %s" % (f, "completion ratio"
-                  if scenario == "incast" else "Jain's index"),
-                  file=sys.stderr)
+            print("stagger-ab: %s: no %s" % (f, missing), file=sys.stderr)
             bad += 1
             continue
         js.append(v)
@@ -81,8 +82,7 @@ for n, name in tables:
         continue
     s = sorted(js)
     med = (s[len(s) // 2] + s[(len(s) - 1) // 2]) / 2
-    what = "completion/ideal" if scenario == "incast" else "Jain"
-    extra = ", %d RTOs" % rtos if scenario == "incast" else ""
+    extra = ", %d RTOs" % rtos if incast else ""
     print("%s: %s median %.3f, min %.3f, max %.3f over %d runs%s: %s" %
           (name, what, med, s[0], s[-1], len(s), extra,
            " ".join("%.3f" % v for v in js)))
