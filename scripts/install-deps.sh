@@ -34,7 +34,7 @@ apt-get install "${apt_opts[@]}" \
 	build-essential make gcc libc6-dev sparse shellcheck bc flex bison \
 	qemu-system-x86 qemu-utils busybox-static kmod cpio xz-utils zstd \
 	iproute2 iputils-ping ethtool procps coreutils util-linux iperf3 \
-	initramfs-tools python3 gnuplot-nox linux-source-6.1
+	initramfs-tools python3 python3-docutils gnuplot-nox linux-source-6.1
 
 # RDMA over Soft-RoCE (rdma_rxe) for the RoCE selftests (selftests/rdma).
 apt-get install "${apt_opts[@]}" rdma-core ibverbs-providers ibverbs-utils \
