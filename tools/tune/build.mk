@@ -67,7 +67,8 @@ check-tune: $(BUILD)/aicc-tune-test $(BUILD)/aicc-tune $(BUILD)/aicc \
 # run before this one, not the shipped defaults: those are this run's
 # result, and the run must reproduce them.  --held-out-gate keeps a
 # profile's start where the refinement does not do better on the
-# held-out set, or shares its testbed cases less fairly.  The first
+# held-out set, or shares its testbed cases less fairly, both as means
+# over four draws of the set (--gate-draws).  The first
 # recorded run, from the hand-set table (tools/tune/start.conf), is in
 # tools/tune/results/run-6632ba4/.
 TUNE_GENS ?= 60

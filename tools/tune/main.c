@@ -65,6 +65,8 @@ static void usage(void)
 	       "         --held-out-gate (the result is the start unless the\n"
 	       "         tuned knobs do better on the held-out set and share\n"
 	       "         its testbed cases as fairly)\n"
+	       "         --gate-draws N (4: the gate's held-out set at N\n"
+	       "         seeds, the means compared)\n"
 	       "start:   --start FILE (profile file, with --roce a RoCE knob file;\n"
 	       "         default: built-in defaults, with --roce DCQCN's)\n"
 	       "output:  -o FILE (profile file)  --log FILE  --no-baselines\n"
@@ -227,11 +229,44 @@ static void others_from(struct tune_set *set, int profile,
 				set->c[i].cfg.knobs[p] = all[p];
 }
 
+/*
+ * --held-out-gate's draws 1 .. @n - 1 (draw 0, the held-out set itself,
+ * is in @gd already): the held-out set with its scenario seeds shifted by
+ * the draw, each evaluated for the start (@def) and the tuned knobs
+ * (@best), into @ev[0] and @ev[1].
+ */
+static void gate_draws_eval(struct tune_gate_draw *gd, u32 n, int profile,
+			    const struct tune_fabric *fb,
+			    const struct tune_mix *mx, bool quick,
+			    const u32 *def, const u32 *best,
+			    struct tune_eval *ev)
+{
+	struct tune_set *set = calloc(1, sizeof(*set));
+	struct tune_mix m = *mx;
+	u32 k;
+
+	if (!set)
+		die("out of memory");
+	for (k = 1; k < n; k++) {
+		m.seed_off = mx->seed_off + k;
+		build_set(set, profile, fb, &m, true, quick);
+		check_set(set);
+		others_from(set, profile, start_all);
+		evaluate(set, SIM_CC_AICC, def, &ev[0]);
+		evaluate(set, SIM_CC_AICC, best, &ev[1]);
+		gd[k] = (struct tune_gate_draw){
+			{ ev[0].obj, ev[1].obj },
+			{ testbed_jain(set, &ev[0]), testbed_jain(set, &ev[1]) },
+		};
+	}
+	free(set);
+}
+
 enum {
 	O_PROFILE = 256, O_RATE, O_RTT, O_HOPS, O_BUF, O_ECN, O_FANIN, O_RTO,
 	O_WORK, O_GEN, O_LAMBDA, O_SIGMA, O_SEED, O_QUICK, O_START, O_LOG,
 	O_DEFH, O_SOURCE, O_NOBASE, O_NOTE, O_EVAL, O_ROCE, O_FLOOR, O_TSTICK, O_KPACE, O_TLP,
-	O_CSEED, O_DRAWS, O_GATE,
+	O_CSEED, O_DRAWS, O_GATE, O_GDRAWS,
 };
 
 static const struct option longopts[] = {
@@ -247,6 +282,7 @@ static const struct option longopts[] = {
 	{ "seed", 1, NULL, O_SEED }, { "quick", 0, NULL, O_QUICK },
 	{ "case-seed", 1, NULL, O_CSEED }, { "draws", 1, NULL, O_DRAWS },
 	{ "held-out-gate", 0, NULL, O_GATE },
+	{ "gate-draws", 1, NULL, O_GDRAWS },
 	{ "start", 1, NULL, O_START }, { "log", 1, NULL, O_LOG },
 	{ "defaults-h", 1, NULL, O_DEFH }, { "source", 1, NULL, O_SOURCE },
 	{ "no-baselines", 0, NULL, O_NOBASE }, { "output", 1, NULL, 'o' },
@@ -439,8 +475,10 @@ int main(int argc, char **argv)
 	u64 seed = 1;
 	bool quick = false, baselines = true, roce = false, gate = false;
 	bool keep_start = false;	/* --held-out-gate found no gain */
-	double held_obj[2] = { 0, 0 };	/* start, tuned */
+	double held_obj[2] = { 0, 0 };	/* start, tuned: the draws' means */
 	double held_jain[2] = { -1, -1 };	/* the testbed cases' Jain */
+	struct tune_gate_draw gd[TUNE_MAX_GATE_DRAWS];
+	u32 gate_draws = 0;	/* --gate-draws, or TUNE_GATE_DRAWS */
 	const char *tcp_opt = NULL;	/* an option --roce does not take */
 	u32 def[AICC_NR_KNOBS], best[AICC_NR_KNOBS];
 	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA];
@@ -462,6 +500,7 @@ int main(int argc, char **argv)
 		{ O_SEED, 0, 4294967295.0, true, .q = &seed },
 		{ O_CSEED, 0, 1000000000, true, .u = &mx.seed_off },
 		{ O_DRAWS, 1, TUNE_MAX_DRAWS, true, .u = &mx.draws },
+		{ O_GDRAWS, 1, TUNE_MAX_GATE_DRAWS, true, .u = &gate_draws },
 	};
 
 	fabric_defaults(&fb);
@@ -474,7 +513,8 @@ int main(int argc, char **argv)
 				 opt == O_DEFH || opt == O_SOURCE ||
 				 opt == O_TSTICK || opt == O_KPACE ||
 				 opt == O_TLP || opt == O_CSEED ||
-				 opt == O_DRAWS || opt == O_GATE))
+				 opt == O_DRAWS || opt == O_GATE ||
+				 opt == O_GDRAWS))
 			tcp_opt = longopts[li].name;
 		if (num_opt_set(nums, TUNE_NR(nums), opt, longopts[li].name))
 			continue;
@@ -593,6 +633,10 @@ int main(int argc, char **argv)
 	}
 	if (gate && evalf)
 		die_usage("--held-out-gate does not apply to --eval");
+	if (gate_draws && !gate)
+		die_usage("--gate-draws is for --held-out-gate");
+	if (!gate_draws)
+		gate_draws = TUNE_GATE_DRAWS;
 	if (evalf) {
 		load_knobs(evalf, profile, best, NULL);
 		gens = 0;
@@ -736,12 +780,19 @@ int main(int argc, char **argv)
 					 ev[0].obj, ev[1].obj);
 				continue;
 			}
-			held_obj[0] = ev[0].obj;
-			held_obj[1] = ev[1].obj;
-			held_jain[0] = testbed_jain(held, &ev[0]);
-			held_jain[1] = testbed_jain(held, &ev[1]);
+			gd[0] = (struct tune_gate_draw){
+				{ ev[0].obj, ev[1].obj },
+				{ testbed_jain(held, &ev[0]),
+				  testbed_jain(held, &ev[1]) },
+			};
+			if (gate)
+				gate_draws_eval(gd, gate_draws, profile, &fb,
+						&mx, quick, def, best, &ev[4]);
 			keep_start = gate &&
-				     !gate_takes_tuned(held, &ev[0], &ev[1]);
+				     !gate_takes_tuned_draws(gd, gate ?
+							     gate_draws : 1,
+							     held_obj,
+							     held_jain);
 			snprintf(header, sizeof(header),
 				 "# aicc profile %s from aicc-tune %s\n"
 				 "%s%s%s"
@@ -751,7 +802,7 @@ int main(int argc, char **argv)
 				 cmdline, note ? "# " : "",
 				 note ? note : "", note ? "\n" : "",
 				 why, ev[0].obj, ev[1].obj,
-				 !keep_start ? "" : ev[1].obj < ev[0].obj ?
+				 !keep_start ? "" : held_obj[1] < held_obj[0] ?
 				 " (less fair on the testbed cases: the start "
 				 "kept)" : " (not better: the start kept)");
 		}
@@ -760,13 +811,26 @@ int main(int argc, char **argv)
 	/*
 	 * --held-out-gate: a refinement of a shipped table replaces it only
 	 * if it generalises better and shares the testbed cases' link as
-	 * fairly (gate_takes_tuned()).  The held-out set then decides a
+	 * fairly, on the means over --gate-draws draws of the held-out set
+	 * (gate_takes_tuned_draws()).  The held-out set then decides a
 	 * choice of two, and its score is no longer a pure estimate for the
 	 * result.
 	 */
 	if (gate) {
-		out("held-out gate: tuned %.4f, start %.4f", held_obj[1],
-		    held_obj[0]);
+		if (gate_draws > 1) {
+			out("held-out gate over %u draws (scenario seeds "
+			    "shifted by +0..+%u): tuned", gate_draws,
+			    gate_draws - 1);
+			for (i = 0; i < (int)gate_draws; i++)
+				out(" %.4f", gd[i].obj[1]);
+			out(", start");
+			for (i = 0; i < (int)gate_draws; i++)
+				out(" %.4f", gd[i].obj[0]);
+			out("\nheld-out gate, means: ");
+		} else {
+			out("held-out gate: ");
+		}
+		out("tuned %.4f, start %.4f", held_obj[1], held_obj[0]);
 		if (held_jain[0] >= 0)
 			out("; testbed cases' Jain tuned %.4f, start %.4f",
 			    held_jain[1], held_jain[0]);

@@ -639,12 +639,41 @@ bool gate_takes_tuned(const struct tune_set *held,
 		      const struct tune_eval *start,
 		      const struct tune_eval *tuned)
 {
-	double js = testbed_jain(held, start);
+	struct tune_gate_draw d = {
+		{ start->obj, tuned->obj },
+		{ testbed_jain(held, start), testbed_jain(held, tuned) },
+	};
 
-	if (!(tuned->obj < start->obj))
+	return gate_takes_tuned_draws(&d, 1, NULL, NULL);
+}
+
+bool gate_takes_tuned_draws(const struct tune_gate_draw *d, int n,
+			    double *mean_obj, double *mean_jain)
+{
+	double mo[2] = { 0, 0 }, mj[2] = { 0, 0 };
+	bool jain = n > 0;
+	int k, t;
+
+	for (k = 0; k < n; k++) {
+		for (t = 0; t < 2; t++) {
+			mo[t] += d[k].obj[t] / n;
+			mj[t] += d[k].jain[t] / n;
+		}
+		/* the same set at other seeds: testbed cases in all or none */
+		if (d[k].jain[0] < 0 || d[k].jain[1] < 0)
+			jain = false;
+	}
+	if (!jain) {
+		mj[0] = -1;
+		mj[1] = -1;
+	}
+	if (mean_obj)
+		memcpy(mean_obj, mo, sizeof(mo));
+	if (mean_jain)
+		memcpy(mean_jain, mj, sizeof(mj));
+	if (n < 1 || !(mo[1] < mo[0]))
 		return false;
-	return js < 0 ||
-	       testbed_jain(held, tuned) >= js - TUNE_GATE_JAIN_SLACK;
+	return !jain || mj[1] >= mj[0] - TUNE_GATE_JAIN_SLACK;
 }
 
 int evaluate(const struct tune_set *set, int cc, const u32 *knobs,

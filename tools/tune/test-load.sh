@@ -99,16 +99,23 @@ refuses() {
 # --held-out-gate: with no generation the search has only its start, which
 # is not better than itself, so the start is written back; from a bad
 # start two generations do better on the held-out set (and as fair on its
-# testbed cases) and their table is written.  The log says which.
+# testbed cases) and their table is written.  The log says which, with
+# the scores of the held-out set's four draws (--gate-draws) and their
+# means; --gate-draws 1 compares the set's own scores alone.
 held_out_gate() {
 	local start tuned
 	"$TUNE" $SMALL --generations 0 --held-out-gate --start "$TMP/start.conf" \
 		-o "$TMP/g0.conf" --log "$TMP/g0.log" >/dev/null 2>"$TMP/err" ||
 		fail "$(cat "$TMP/err")" || return 1
-	grep -q '^held-out gate: .*the result is the start' "$TMP/g0.log" ||
+	grep -q '^held-out gate, means: .*the result is the start' "$TMP/g0.log" ||
 		fail "gen 0: the log does not keep the start" || return 1
+	# four draws, the same knobs: equal scores per draw, and the means
+	local n='[0-9]+\.[0-9]{4}'
+	grep -Eq "^held-out gate over 4 draws \(scenario seeds shifted by \+0\.\.\+3\): tuned ($n) ($n) ($n) ($n), start \1 \2 \3 \4\$" \
+		"$TMP/g0.log" ||
+		fail "gen 0: the log has no four equal draws" || return 1
 	# the held-out set has the testbed cases: their Jain, equal here
-	grep -Eq "^held-out gate: .*; testbed cases' Jain tuned ([0-9.]+), start \1:" \
+	grep -Eq "^held-out gate, means: .*; testbed cases' Jain tuned ([0-9.]+), start \1:" \
 		"$TMP/g0.log" ||
 		fail "gen 0: the gate's line has no equal testbed Jains" ||
 		return 1
@@ -120,11 +127,17 @@ held_out_gate() {
 	"$TUNE" $SMALL --generations 2 --held-out-gate --start "$TMP/start.conf" \
 		-o "$TMP/g2.conf" --log "$TMP/g2.log" >/dev/null 2>"$TMP/err" ||
 		fail "$(cat "$TMP/err")" || return 1
-	grep -q '^held-out gate: .*the result is the tuned table' "$TMP/g2.log" ||
+	grep -q '^held-out gate, means: .*the result is the tuned table' "$TMP/g2.log" ||
 		fail "gen 2: the log does not take the tuned table" || return 1
 	tuned=$(awk '$1 == "aicc_lat.target" { print $3 }' "$TMP/g2.conf")
 	[ -n "$tuned" ] && [ "$tuned" != 400 ] ||
-		fail "gen 2: target '$tuned', the start's written"
+		fail "gen 2: target '$tuned', the start's written" || return 1
+	"$TUNE" $SMALL --generations 0 --held-out-gate --gate-draws 1 \
+		--start "$TMP/start.conf" -o "$TMP/g1.conf" --log "$TMP/g1.log" \
+		>/dev/null 2>"$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	grep -q '^held-out gate: .*the result is the start' "$TMP/g1.log" &&
+		! grep -q '^held-out gate over' "$TMP/g1.log" ||
+		fail "--gate-draws 1: not the set's own scores alone"
 }
 
 bad_input_refused() {
@@ -144,6 +157,10 @@ bad_input_refused() {
 	refuses 2 --profile aicc --generations x &&
 	refuses 2 --profile aicc --held-out-gate --eval "$TMP/p.conf" &&
 	refuses 2 --roce --held-out-gate &&
+	refuses 2 --profile aicc --gate-draws 2 &&
+	refuses 2 --profile aicc --held-out-gate --gate-draws 0 &&
+	refuses 2 --profile aicc --held-out-gate --gate-draws 9 &&
+	refuses 2 --roce --gate-draws 2 &&
 	refuses 2 &&
 	refuses 1 --profile aicc --workload "$TMP/nonexistent" &&
 	refuses 1 --profile aicc --workload "$TMP/mix.conf" &&

@@ -210,6 +210,24 @@ bool gate_takes_tuned(const struct tune_set *held,
 		      const struct tune_eval *start,
 		      const struct tune_eval *tuned);
 
+/*
+ * The gate over draws of the held-out set (--gate-draws): each draw is
+ * the set with its scenario seeds shifted by one more (draw 0 is the set
+ * itself), and the gate compares the means over the draws.  One draw's
+ * held-out score moves by a few per cent from seed to seed, as much as a
+ * refinement gains (Documentation/tuning.rst, "The gate over draws").
+ */
+#define TUNE_GATE_DRAWS		4	/* the default */
+#define TUNE_MAX_GATE_DRAWS	8
+struct tune_gate_draw {
+	double obj[2];		/* [0] the start, [1] the tuned knobs */
+	double jain[2];		/* testbed_jain() of each, -1 if none */
+};
+
+/* @mean_obj[2], @mean_jain[2]: the means compared (NULL: not wanted) */
+bool gate_takes_tuned_draws(const struct tune_gate_draw *d, int n,
+			    double *mean_obj, double *mean_jain);
+
 /* ---- output (output.c; reading files: kvfile.h) ---- */
 
 /*
