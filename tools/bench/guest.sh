@@ -102,31 +102,7 @@ for a in $algos; do
 	port[$a]=$p
 	topo_gen_server "$p" --cc "$a" || exit 1
 done
-# Bottleneck backlog samples: one long-lived tc reading "qdisc show"
-# commands from a pipe every 20 ms (a fork per sample would load the
-# emulated CPUs).  Stopped through a flag file so that tc exits normally
-# and flushes its output.
-qs_pid=
-qs_start()	# FILE [DELAY_S]: the first sample after DELAY_S seconds
-{
-	rm -f "$TOPO_TMP/qs.stop"
-	{
-		exec {fd}<> <(:)
-		sleep "${2:-0}"
-		while [ ! -e "$TOPO_TMP/qs.stop" ]; do
-			echo "qdisc show dev r0"
-			read -r -t 0.02 -u "$fd"
-		done
-	} | topo_rtr tc -s -batch - > "$1" 2>/dev/null &
-	qs_pid=$!
-}
-qs_stop()
-{
-	[ -n "$qs_pid" ] || return 0
-	touch "$TOPO_TMP/qs.stop"
-	wait "$qs_pid" 2>/dev/null
-	qs_pid=
-}
+# Bottleneck backlog samples (testbed_qs_start, tools/bench/testbed.sh)
 topo_atexit 'touch "$TOPO_TMP/qs.stop"'
 
 snap()	# FILE: the bottleneck's counters
@@ -141,10 +117,12 @@ run()
 	local f=$raw/$1-$2-r$3 sc=$1
 	shift 3
 	snap "$f.tc0"
-	case $sc in bulk|deep|rpc) qs_start "$f.q" "${RUN_QS_DELAY:-0}" ;; esac
+	case $sc in
+	bulk|deep|rpc) testbed_qs_start "$f.q" "${RUN_QS_DELAY:-0}" ;;
+	esac
 	"$@" > "$f.json" 2> "$f.err"
 	echo $? > "$f.rc"
-	qs_stop
+	testbed_qs_stop
 	snap "$f.tc1"
 	[ -s "$f.err" ] || rm -f "$f.err"
 }
@@ -162,7 +140,6 @@ leaf()	# red|deep: the bottleneck's leaf qdisc
 	fi
 }
 
-s1=${TOPO_NS_SND[1]}
 {
 	echo "kernel $rel"
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -209,9 +186,8 @@ for ((rep = 1; rep <= reps; rep++)); do
 			echo "bench: rep $rep/$reps: $sc $a"
 			case $sc in
 			bulk|deep)
-				run "$sc" "$a" "$rep" "$gen" bulk -j -c "$TOPO_RCV_ADDR" \
-					-p "$pt" --netns "$s1" --cc "$a" -n 1 \
-					-t "$BULK_SECS" --interval 500
+				testbed_bulk "$pt" "$a" "$BULK_SECS"
+				run "$sc" "$a" "$rep" "${BULK_CMD[@]}"
 				;;
 			stagger)
 				testbed_stagger "$pt" "$a"

@@ -174,6 +174,18 @@ def bulk_metrics(j, cap_mbps, skip_s):
             "rtos": netns(j, "rto_timeouts")}
 
 
+def bulk_queue_metrics(j, q_path, rate_mbit):
+    """One bulk run's numbers: aiccgen's JSON, the backlog samples of
+    q_path at a bottleneck of rate_mbit (stagger-ab.sh too)."""
+    mss = mss_of(j)
+    m = bulk_metrics(j, rate_mbit * mss / (mss + HDR_BYTES), 1.0)
+    q = qdelay_us(tc_backlog_samples(q_path), rate_mbit * 1e6)
+    m["q_p50_ms"] = pct(q, 50) / 1000 if q else None
+    m["q_p99_ms"] = pct(q, 99) / 1000 if q else None
+    m["q_samples"] = len(q)
+    return m
+
+
 def incast_metrics(j):
     """One incast run's numbers from aiccgen's JSON (stagger-ab.sh too)."""
     s = j.get("summary") or {}
@@ -210,10 +222,7 @@ def testbed_run(raw, sc, algo, rep, meta, rpcbase):
     m["drops"] = cnt.get("drops")
     q = qdelay_us(tc_backlog_samples(base + ".q"), rate_bps)
     if sc in ("bulk", "deep"):
-        m.update(bulk_metrics(j, cap, 1.0))
-        m["q_p50_ms"] = pct(q, 50) / 1000 if q else None
-        m["q_p99_ms"] = pct(q, 99) / 1000 if q else None
-        m["q_samples"] = len(q)
+        m.update(bulk_queue_metrics(j, base + ".q", rate_mbit))
     elif sc == "stagger":
         fair = j.get("fairness") or {}
         w = fair.get("window_total_mbps")

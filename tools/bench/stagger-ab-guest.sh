@@ -8,9 +8,10 @@
 #
 # The result directory the VM shares ($AICC_OUT) holds t1.conf ..
 # tNTABLES.conf; run by run, each is loaded and the bench's SCENARIO
-# (stagger, the default, or incast: tools/bench/testbed.sh, as in make
-# bench) runs once with PROFILE, its aiccgen JSON into
-# $AICC_OUT/raw/t<n>-r<run>.json.
+# (stagger, the default, incast or bulk: tools/bench/testbed.sh, as in
+# make bench) runs once with PROFILE, its aiccgen JSON into
+# $AICC_OUT/raw/t<n>-r<run>.json (bulk: the bottleneck's backlog samples
+# into t<n>-r<run>.q as well).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
@@ -35,6 +36,12 @@ incast)
 	testbed_setup 8 || { echo "stagger-ab: topology setup failed" >&2; exit 1; }
 	testbed_incast 6101 "$profile" 10	# make bench's full run
 	cmd=("${INCAST_CMD[@]}") ;;
+bulk)
+	testbed_setup 1 || { echo "stagger-ab: topology setup failed" >&2; exit 1; }
+	testbed_bulk 6101 "$profile" 8	# make bench's full run
+	cmd=("${BULK_CMD[@]}")
+	echo "$RATE_MBIT" > "$dir/rate_mbit"
+	topo_atexit 'touch "$TOPO_TMP/qs.stop"' ;;
 *)
 	echo "stagger-ab: unknown scenario '$scenario'" >&2; exit 2 ;;
 esac
@@ -43,7 +50,9 @@ for ((r = 1; r <= runs; r++)); do
 	for ((t = 1; t <= ntab; t++)); do
 		build/aicc profile load "$dir/t$t.conf" > /dev/null || exit 1
 		echo "stagger-ab: run $r/$runs, table $t/$ntab ($scenario)"
+		[ "$scenario" = bulk ] && testbed_qs_start "$dir/raw/t$t-r$r.q"
 		"${cmd[@]}" > "$dir/raw/t$t-r$r.json" 2> /dev/null ||
 			echo "stagger-ab: run $r of table $t failed" >&2
+		testbed_qs_stop
 	done
 done

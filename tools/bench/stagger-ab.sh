@@ -7,10 +7,12 @@
 # spreads by up to 0.09 in Jain's index (Documentation/tuning.rst, "The
 # lead followed"), so the three repetitions of make bench cannot; ten
 # interleaved runs per table can.  --scenario incast does the same for the
-# bench's 16-way incast: each run's median completion over ideal.
+# bench's 16-way incast: each run's median completion over ideal;
+# --scenario bulk for its single flow: each run's queue p99.
 #
 #   tools/bench/stagger-ab.sh [--kernel 6.1|6.12] [--runs N] [--profile P]
-#                             [--scenario stagger|incast] [--out DIR] FILE...
+#                             [--scenario stagger|incast|bulk] [--out DIR]
+#                             FILE...
 #   tools/bench/stagger-ab.sh --summary DIR
 #
 # Each FILE is an aicc profile file (aicc-tune -o, aicc profile save).  In
@@ -18,12 +20,16 @@
 # and a scenario of make bench (tools/bench/testbed.sh; 20 Mbit/s, RED
 # ECN at 30 KB) runs once for it with profile P (default aicc): stagger,
 # four flows from four sender namespaces, joining 1 s apart and leaving,
-# 10 s; or incast, 16 connections from eight senders, ten bursts of 32 KB
-# each after two warm-up ones, 200 ms apart.  The summary (also --summary
-# on a finished DIR) gives each table's Jain (or completion over ideal)
-# per run, its median, minimum and maximum, and for incast the timeouts
-# of all its runs.  Results in DIR (build/stagger-ab):
-# raw/t<n>-r<run>.json (aiccgen), tables.txt, summary.txt, scenario.
+# 10 s; incast, 16 connections from eight senders, ten bursts of 32 KB
+# each after two warm-up ones, 200 ms apart; or bulk, one flow for 8 s
+# with the bottleneck's backlog sampled every 20 ms.  The summary (also
+# --summary on a finished DIR) gives each table's Jain (or completion
+# over ideal, or queueing delay p99 in ms) per run, its median, minimum
+# and maximum, for incast the timeouts of all its runs, for bulk the
+# medians of the queue p50 and of the utilisation and the timeouts.
+# Results in DIR (build/stagger-ab): raw/t<n>-r<run>.json (aiccgen; .q
+# the backlog samples), tables.txt, summary.txt, scenario (and for bulk
+# rate_mbit, the bottleneck's rate).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prog=stagger-ab
@@ -43,8 +49,22 @@ try:
 except OSError:
     scenario = "stagger"	# a directory from before --scenario
 incast = scenario == "incast"
-what, missing = (("completion/ideal", "completion ratio") if incast else
-                 ("Jain", "Jain's index"))
+bulk = scenario == "bulk"
+what, missing = {"incast": ("completion/ideal", "completion ratio"),
+                 "bulk": ("queue p99 ms", "queue samples")}.get(
+                     scenario, ("Jain", "Jain's index"))
+if bulk:
+    try:
+        rate_mbit = float(open(os.path.join(d, "rate_mbit")).read())
+    except (OSError, ValueError):
+        sys.exit("stagger-ab: %s: no bottleneck rate (rate_mbit)" % d)
+
+
+def med(v):
+    s = sorted(v)
+    return (s[len(s) // 2] + s[(len(s) - 1) // 2]) / 2
+
+
 try:
     tables = [l.rstrip("\n").split(" ", 1)
               for l in open(os.path.join(d, "tables.txt")) if l.strip()]
@@ -53,6 +73,8 @@ except OSError as e:
 bad = 0
 for n, name in tables:
     js = []
+    p50s = []
+    utils = []
     rtos = 0
     files = glob.glob(os.path.join(d, "raw", "%s-r*.json" % n))
     for f in sorted(files, key=lambda f: int(f.rsplit("-r", 1)[1][:-5])):
@@ -65,6 +87,16 @@ for n, name in tables:
                 m = report.incast_metrics(j)
                 v = float(m["ratio_p50"])
                 ok = v > 0
+                rtos += int(m["rtos"] or 0)
+            elif bulk:
+                # the bench's single flow: its queue from the backlog
+                # samples, its utilisation after the first second
+                m = report.bulk_queue_metrics(j, f[:-5] + ".q", rate_mbit)
+                v = float(m["q_p99_ms"])
+                ok = m["q_samples"] >= 50 and m["util"] is not None
+                if ok:
+                    p50s.append(float(m["q_p50_ms"]))
+                    utils.append(float(m["util"]))
                 rtos += int(m["rtos"] or 0)
             else:
                 v = float(j["fairness"]["jain"])
@@ -81,10 +113,12 @@ for n, name in tables:
         bad += 1
         continue
     s = sorted(js)
-    med = (s[len(s) // 2] + s[(len(s) - 1) // 2]) / 2
     extra = ", %d RTOs" % rtos if incast else ""
+    if bulk:
+        extra = ("; queue p50 median %.2f ms, utilisation median %.3f, "
+                 "%d RTOs" % (med(p50s), med(utils), rtos))
     print("%s: %s median %.3f, min %.3f, max %.3f over %d runs%s: %s" %
-          (name, what, med, s[0], s[-1], len(s), extra,
+          (name, what, med(js), s[0], s[-1], len(s), extra,
            " ".join("%.3f" % v for v in js)))
 sys.exit(1 if bad else 0)
 PYEOF
@@ -108,14 +142,14 @@ while [ $# -gt 0 ]; do
 		--out) out=$2 ;;
 		esac
 		shift 2 ;;
-	-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
 case $runs in ''|0*|*[!0-9]*) die "bad --runs '$runs' (1 or more, no leading zero)" ;; esac
 case $profile in aicc|aicc_lat|aicc_bulk) ;; *) die "unknown profile '$profile'" ;; esac
-case $scenario in stagger|incast) ;; *) die "unknown scenario '$scenario' (stagger, incast)" ;; esac
+case $scenario in stagger|incast|bulk) ;; *) die "unknown scenario '$scenario' (stagger, incast, bulk)" ;; esac
 [ $# -ge 1 ] || die "no profile file given"
 for f in "$@"; do
 	[ -r "$f" ] || die "$f: cannot read"
@@ -140,6 +174,7 @@ lock=${AICC_VM_LOCK:-/tmp/aicc-vm.lock}
 bash "$top/tools/vm/deps-if-needed.sh" "$kernel" || exit 2
 per=15	# seconds a run, boot and setup spread over them
 [ "$scenario" = incast ] && per=6
+[ "$scenario" = bulk ] && per=11
 echo "$prog: $n table(s) x $runs run(s) on $kernel (about $((n * runs * per / 60 + 1)) min)"
 flock "$lock" "$top/tools/vm/aicc-vm" --kernel "$kernel" --quiet \
 	--timeout $((n * runs * 60 + 300)) --out "$out" -- \

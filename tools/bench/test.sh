@@ -6,9 +6,9 @@
 # this checks that its parts still work:
 #   - aicc-ackcost runs the closed loop, replays it along the same
 #     trajectory, and refuses bad arguments;
-#   - stagger-ab.sh summarises canned runs (Jain per run, or incast
-#     completion over ideal and RTOs; median, min, max) and refuses bad
-#     arguments before it boots anything;
+#   - stagger-ab.sh summarises canned runs (Jain per run, incast
+#     completion over ideal and RTOs, or the bulk flow's queue; median,
+#     min, max) and refuses bad arguments before it boots anything;
 #   - report.py turns canned raw results (written here, with known values)
 #     into the expected medians, spreads, target verdicts, learned-policy
 #     ablation, JSON, CSV and plots, leaves out a testbed ablation with
@@ -374,6 +374,41 @@ out=$(bash "$dir/stagger-ab.sh" --summary "$inc")
 echo "$out" | grep -qx 'old.conf: completion/ideal median 1.125, min 1.080, max 1.210 over 3 runs, 2 RTOs: 1.210 1.080 1.125'
 ok $? "stagger-ab: incast completion per run, median, min, max and RTOs"
 
+# --scenario bulk: each run's queue p99 from its backlog samples (nearest
+# rank, at the bottleneck's rate: 2500 B at 20 Mbit/s are 1 ms), the
+# medians of the queue p50 and of the utilisation after the first second
+blk=$tmp/abbulk
+mkdir -p "$blk/raw"
+printf 't1 q.conf\n' > "$blk/tables.txt"
+echo bulk > "$blk/scenario"
+python3 - "$blk/raw" <<'EOF2'
+import json, os, sys
+
+cap = 20.0 * 1448 / 1514
+runs = [([2500] * 60 + [5000] * 39 + [25000], 0.95, 0),
+        ([7500] * 100, 0.97, 1)]
+for i, (bl, u, rto) in enumerate(runs):
+    base = os.path.join(sys.argv[1], "t1-r%d" % (i + 1))
+    with open(base + ".json", "w") as f:
+        json.dump({"mode": "bulk", "flows": [{"tcp_info": {"snd_mss": 1448}}],
+                   "intervals": [{"start_s": 0, "total_mbps": 1.0},
+                                 {"start_s": 1, "total_mbps": u * cap}],
+                   "netns": {"retrans_segs": 0, "rto_timeouts": rto}}, f)
+    with open(base + ".q", "w") as f:
+        for b in bl:
+            f.write("qdisc htb 1: root refcnt 3 r2q 10 default 0x10\n"
+                    " backlog %db 1p requeues 0\n"
+                    "qdisc red 10: parent 1:10 limit 400000b min 30000b\n"
+                    " backlog %db 1p requeues 0\n" % (b, b))
+EOF2
+rc=0
+e=$(bash "$dir/stagger-ab.sh" --summary "$blk" 2>&1) || rc=$?
+echo 20 > "$blk/rate_mbit"
+out=$(bash "$dir/stagger-ab.sh" --summary "$blk")
+[ $rc -eq 1 ] && echo "$e" | grep -q 'no bottleneck rate (rate_mbit)' &&
+	echo "$out" | grep -qx 'q.conf: queue p99 ms median 2.500, min 2.000, max 3.000 over 2 runs; queue p50 median 2.00 ms, utilisation median 0.960, 1 RTOs: 2.000 3.000'
+ok $? "stagger-ab: bulk queue p99 per run, medians of p50 and utilisation"
+
 rc=0
 e1=$(bash "$dir/stagger-ab.sh" 2>&1 > /dev/null) || rc=$?
 e2=$(bash "$dir/stagger-ab.sh" --runs 0 x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
@@ -386,7 +421,7 @@ e5=$(bash "$dir/stagger-ab.sh" --scenario rpc x.conf 2>&1 > /dev/null) || rc=$((
 	echo "$e2" | grep -qx "stagger-ab: bad --runs '0' (1 or more, no leading zero)" &&
 	echo "$e3" | grep -qx "stagger-ab: $tmp/lat.conf: no aicc knobs in it" &&
 	echo "$e4" | grep -qx "stagger-ab: bad --runs '010' (1 or more, no leading zero)" &&
-	echo "$e5" | grep -qx "stagger-ab: unknown scenario 'rpc' (stagger, incast)"
+	echo "$e5" | grep -qx "stagger-ab: unknown scenario 'rpc' (stagger, incast, bulk)"
 ok $? "stagger-ab: bad arguments refused with one line"
 
 # bench.sh refuses bad arguments before it builds or boots anything;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# testbed.sh: the bench's path and its stagger and incast scenarios,
+# testbed.sh: the bench's path and its bulk, stagger and incast scenarios,
 # sourced (after selftests/lib/topo.sh) by tools/bench/guest.sh and by
 # tools/bench/stagger-ab-guest.sh, so that stagger-ab measures exactly the
 # scenarios `make bench` reports.  Inside the test VM only.
@@ -23,6 +23,13 @@
 #                          sets the array INCAST_CMD: the incast scenario
 #                          (INCAST_CONNS connections from the first eight
 #                          senders, ITERS bursts after two warm-up ones)
+#   testbed_bulk PORT CC SECS
+#                          sets the array BULK_CMD: one bulk flow from the
+#                          first sender for SECS seconds
+#   testbed_qs_start FILE [DELAY_S]
+#   testbed_qs_stop        the bottleneck's backlog sampled every 20 ms
+#                          into FILE (tc -s output), from DELAY_S seconds
+#                          on, until testbed_qs_stop
 
 # shellcheck disable=SC2034
 RATE_MBIT=20 DELAY_MS=5 ECN_K=30000 QUEUE_LIMIT=400000
@@ -67,4 +74,38 @@ testbed_incast()
 		--netns "$(snd_list 8)" --cc "$2" -n "$INCAST_CONNS"
 		--size "$INCAST_SIZE" --iters "$3" --warmup 2 --gap "$INCAST_GAP"
 		--rate-mbit "$RATE_MBIT" --base-rtt $((DELAY_MS * 1000)))
+}
+
+testbed_bulk()
+{
+	# shellcheck disable=SC2034
+	BULK_CMD=("$TOPO_AICCGEN" bulk -j -c "$TOPO_RCV_ADDR" -p "$1"
+		--netns "${TOPO_NS_SND[1]}" --cc "$2" -n 1 -t "$3"
+		--interval 500)
+}
+
+# One long-lived tc reading "qdisc show" commands from a pipe every 20 ms
+# (a fork per sample would load the emulated CPUs), stopped through a flag
+# file so that tc exits normally and flushes its output.
+testbed_qs_pid=
+testbed_qs_start()
+{
+	rm -f "$TOPO_TMP/qs.stop"
+	{
+		exec {fd}<> <(:)
+		sleep "${2:-0}"
+		while [ ! -e "$TOPO_TMP/qs.stop" ]; do
+			echo "qdisc show dev r0"
+			read -r -t 0.02 -u "$fd"
+		done
+	} | topo_rtr tc -s -batch - > "$1" 2>/dev/null &
+	testbed_qs_pid=$!
+}
+
+testbed_qs_stop()
+{
+	[ -n "$testbed_qs_pid" ] || return 0
+	touch "$TOPO_TMP/qs.stop"
+	wait "$testbed_qs_pid" 2>/dev/null
+	testbed_qs_pid=
 }
