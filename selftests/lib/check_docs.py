@@ -3,7 +3,9 @@
 #
 # check_docs.py: every reStructuredText file of Documentation/ parses
 # cleanly (a host check, part of make check-unit; not a VM selftest).
-# KTAP, one result per file, in name order.  A file passes when docutils
+# KTAP (the "TAP version 13" header aicc's other tests print), one result
+# per file, in name order.  Paths are relative to the referring file:
+# a :doc: in a file that another includes resolves from the includer.  A file passes when docutils
 # reports nothing at WARNING level or above while parsing it -- a table
 # whose cell overruns its column ("Malformed table"), a title underline
 # too short, an unknown directive, a broken inline markup -- and every
@@ -58,15 +60,18 @@ def check(path):
     current_dir[0] = os.path.dirname(path)
     with open(path, encoding="utf-8") as f:
         text = f.read()
+    levels = docutils.utils.Reporter
     tree = docutils.core.publish_doctree(
         text, source_path=path,
-        settings_overrides={"report_level": docutils.utils.Reporter.WARNING_LEVEL,
-                            "halt_level": docutils.utils.Reporter.SEVERE_LEVEL + 1,
+        settings_overrides={"report_level": levels.WARNING_LEVEL,
+                            "halt_level": levels.SEVERE_LEVEL + 1,
                             "warning_stream": warnings,
                             "file_insertion_enabled": True,
                             "raw_enabled": False})
     problems = [line for line in warnings.getvalue().splitlines() if line]
-    for img in tree.traverse(docutils.nodes.image):
+    nodes = (tree.findall(docutils.nodes.image) if hasattr(tree, "findall")
+             else tree.traverse(docutils.nodes.image))
+    for img in nodes:
         uri = img["uri"]
         if "://" in uri:
             continue

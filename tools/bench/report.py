@@ -220,7 +220,6 @@ def testbed_run(raw, sc, algo, rep, meta, rpcbase):
     cnt = counters_delta(base)
     m["marks"] = cnt.get("marks")
     m["drops"] = cnt.get("drops")
-    q = qdelay_us(tc_backlog_samples(base + ".q"), rate_bps)
     if sc in ("bulk", "deep"):
         m.update(bulk_queue_metrics(j, base + ".q", rate_mbit))
     elif sc == "stagger":
@@ -246,6 +245,7 @@ def testbed_run(raw, sc, algo, rep, meta, rpcbase):
         m["p99_over_base_ms"] = (m["p99_ms"] - base_ms
                                  if m["p99_ms"] is not None and base_ms else None)
         m["lost"] = j.get("lost")
+        q = qdelay_us(tc_backlog_samples(base + ".q"), rate_bps)
         m["q_p99_ms"] = pct(q, 99) / 1000 if q else None
         bj = load_json(os.path.join(raw, "rpcbulk-%s-r%d.json" % (algo, rep)))
         if bj:

@@ -97,7 +97,7 @@ for n, name in tables:
                 if ok:
                     p50s.append(float(m["q_p50_ms"]))
                     utils.append(float(m["util"]))
-                rtos += int(m["rtos"] or 0)
+                    rtos += int(m["rtos"] or 0)
             else:
                 v = float(j["fairness"]["jain"])
                 ok = 0 < v <= 1

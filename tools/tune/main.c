@@ -65,8 +65,8 @@ static void usage(void)
 	       "         --held-out-gate (the result is the start unless the\n"
 	       "         tuned knobs do better on the held-out set and share\n"
 	       "         its testbed cases as fairly)\n"
-	       "         --gate-draws N (4: the gate's held-out set at N\n"
-	       "         seeds, the means compared)\n"
+	       "         --gate-draws N (4, 1..8; with --held-out-gate: the\n"
+	       "         held-out set at N seeds, the means compared)\n"
 	       "start:   --start FILE (profile file, with --roce a RoCE knob file;\n"
 	       "         default: built-in defaults, with --roce DCQCN's)\n"
 	       "output:  -o FILE (profile file)  --log FILE  --no-baselines\n"
@@ -252,12 +252,14 @@ static void gate_draws_eval(struct tune_gate_draw *gd, u32 n, int profile,
 		build_set(set, profile, fb, &m, true, quick);
 		check_set(set);
 		others_from(set, profile, start_all);
-		evaluate(set, SIM_CC_AICC, def, &ev[0]);
-		evaluate(set, SIM_CC_AICC, best, &ev[1]);
-		gd[k] = (struct tune_gate_draw){
-			{ ev[0].obj, ev[1].obj },
-			{ testbed_jain(set, &ev[0]), testbed_jain(set, &ev[1]) },
-		};
+		if (evaluate(set, SIM_CC_AICC, def, &ev[0]))
+			die("gate draw %u: %s", k, ev[0].err);
+		if (evaluate(set, SIM_CC_AICC, best, &ev[1]))
+			die("gate draw %u: %s", k, ev[1].err);
+		gd[k].obj[0] = ev[0].obj;
+		gd[k].obj[1] = ev[1].obj;
+		gd[k].jain[0] = testbed_jain(set, &ev[0]);
+		gd[k].jain[1] = testbed_jain(set, &ev[1]);
 	}
 	free(set);
 }
@@ -475,14 +477,14 @@ int main(int argc, char **argv)
 	u64 seed = 1;
 	bool quick = false, baselines = true, roce = false, gate = false;
 	bool keep_start = false;	/* --held-out-gate found no gain */
-	double held_obj[2] = { 0, 0 };	/* start, tuned: the draws' means */
+	double held_obj[2] = { 0, 0 };	/* start, tuned: means of draws */
 	double held_jain[2] = { -1, -1 };	/* the testbed cases' Jain */
 	struct tune_gate_draw gd[TUNE_MAX_GATE_DRAWS];
 	u32 gate_draws = 0;	/* --gate-draws, or TUNE_GATE_DRAWS */
 	const char *tcp_opt = NULL;	/* an option --roce does not take */
 	u32 def[AICC_NR_KNOBS], best[AICC_NR_KNOBS];
 	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA];
-	char why[300], header[2048], cmdline[1024] = "";
+	char why[300], header[2048], cmdline[1024] = "", means[80];
 	size_t cl = 0;
 	const struct num_opt nums[] = {
 		{ O_FLOOR, 0, 0.95, false, .d = &floor_ },
@@ -789,19 +791,24 @@ int main(int argc, char **argv)
 				gate_draws_eval(gd, gate_draws, profile, &fb,
 						&mx, quick, def, best, &ev[4]);
 			keep_start = gate &&
-				     !gate_takes_tuned_draws(gd, gate ?
-							     gate_draws : 1,
+				     !gate_takes_tuned_draws(gd, gate_draws,
 							     held_obj,
 							     held_jain);
+			means[0] = '\0';
+			if (gate && gate_draws > 1)
+				snprintf(means, sizeof(means),
+					 ", means of %u draws %.4f -> %.4f",
+					 gate_draws, held_obj[0],
+					 held_obj[1]);
 			snprintf(header, sizeof(header),
 				 "# aicc profile %s from aicc-tune %s\n"
 				 "%s%s%s"
 				 "# objective (lower is better): %s, "
-				 "held-out %.4f -> %.4f%s\n",
+				 "held-out %.4f -> %.4f%s%s\n",
 				 aicc_profile_desc[profile].name,
 				 cmdline, note ? "# " : "",
 				 note ? note : "", note ? "\n" : "",
-				 why, ev[0].obj, ev[1].obj,
+				 why, ev[0].obj, ev[1].obj, means,
 				 !keep_start ? "" : held_obj[1] < held_obj[0] ?
 				 " (less fair on the testbed cases: the start "
 				 "kept)" : " (not better: the start kept)");

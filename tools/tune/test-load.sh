@@ -114,6 +114,10 @@ held_out_gate() {
 	grep -Eq "^held-out gate over 4 draws \(scenario seeds shifted by \+0\.\.\+3\): tuned ($n) ($n) ($n) ($n), start \1 \2 \3 \4\$" \
 		"$TMP/g0.log" ||
 		fail "gen 0: the log has no four equal draws" || return 1
+	# and the draws are other seeds: their scores differ
+	[ "$(sed -n 's/^held-out gate over 4 draws ([^)]*): tuned \(.*\), start .*/\1/p' \
+		"$TMP/g0.log" | tr ' ' '\n' | sort -u | wc -l)" -gt 1 ] ||
+		fail "gen 0: the four draws scored the same" || return 1
 	# the held-out set has the testbed cases: their Jain, equal here
 	grep -Eq "^held-out gate, means: .*; testbed cases' Jain tuned ([0-9.]+), start \1:" \
 		"$TMP/g0.log" ||

@@ -201,9 +201,11 @@ double case_objective(const struct tune_set *set, int i,
 /* weighted mean Jain's index of @set's testbed cases; -1 if it has none */
 double testbed_jain(const struct tune_set *set, const struct tune_eval *ev);
 /*
- * --held-out-gate on the held-out set: the tuned knobs replace the start
- * if they do better on the objective without sharing the testbed cases'
- * link less fairly (TUNE_GATE_JAIN_SLACK).
+ * --held-out-gate's rule on one draw of the held-out set: the tuned knobs
+ * replace the start if they do better on the objective without sharing
+ * the testbed cases' link less fairly (TUNE_GATE_JAIN_SLACK).  aicc-tune
+ * applies it to the means over --gate-draws draws
+ * (gate_takes_tuned_draws(), below).
  */
 #define TUNE_GATE_JAIN_SLACK	0.005
 bool gate_takes_tuned(const struct tune_set *held,
