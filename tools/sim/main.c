@@ -61,6 +61,8 @@ static const char usage[] =
 "                     over the second half of that interval\n"
 "  --connect-jitter-us U  each connection's handshake RTT up to U us too\n"
 "                     high (per flow and seed): host delays at connect\n"
+"  --ack-jitter-us U  each ACK reaches the sender up to U us late, in\n"
+"                     order (per ACK): host scheduling noise\n"
 "  --ts-tick-us U     TCP timestamp clock tick: 1000 (ms, a stock kernel;\n"
 "                     default), 1 (tcp_usec_ts), 0 (no timestamps)\n"
 "  --trace-us U       every U us print the sums (bottleneck, busy flows)\n"
@@ -73,7 +75,7 @@ enum {
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
 	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
-	O_TS_TICK, O_PRECONN, O_KPACE, O_NORACK, O_TLP, O_STAGGER, O_CJIT,
+	O_TS_TICK, O_PRECONN, O_KPACE, O_NORACK, O_TLP, O_STAGGER, O_CJIT, O_AJIT,
 };
 
 static const struct option opts[] = {
@@ -112,6 +114,7 @@ static const struct option opts[] = {
 	{ "ts-tick-us", required_argument, NULL, O_TS_TICK },
 	{ "stagger-ms", required_argument, NULL, O_STAGGER },
 	{ "connect-jitter-us", required_argument, NULL, O_CJIT },
+	{ "ack-jitter-us", required_argument, NULL, O_AJIT },
 	{ "trace-us", required_argument, NULL, O_TRACE },
 	{ "trace-flows", required_argument, NULL, O_TRACE_N },
 	{ "json", no_argument, NULL, 'j' },
@@ -461,6 +464,9 @@ int main(int argc, char **argv)
 			break;
 		case O_CJIT:
 			c.connect_jitter_us = unum(o, optarg);
+			break;
+		case O_AJIT:
+			c.ack_jitter_us = unum(o, optarg);
 			break;
 		case O_TS_TICK:
 			c.ts_tick_us = unum(o, optarg);

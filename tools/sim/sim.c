@@ -1747,6 +1747,18 @@ static void on_arrive(struct sim *s, u32 pi)
 		sim_push(s, dep + pt->prop_ps, EV_ARRIVE, pi);
 		return;
 	}
+	if (dir && s->c->ack_jitter_us && !(p->flags & P_HELD)) {
+		/* host noise: later, but never before the ACK before it */
+		u64 t = s->now + (u64)(rng_unit(&s->rng) *
+				       s->c->ack_jitter_us * PS_PER_US);
+
+		if (t < f->ack_held_ps)
+			t = f->ack_held_ps;
+		f->ack_held_ps = t;
+		p->flags |= P_HELD;
+		sim_push(s, t, EV_ARRIVE, pi);
+		return;
+	}
 	{
 		struct pkt pc = *p;	/* handlers may grow the pool */
 
@@ -2106,6 +2118,9 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 		return bad(err, n,
 			   "timestamp tick %u us out of range [0, 1000000]",
 			   c->ts_tick_us);
+	if (c->ack_jitter_us > 1000000)
+		return bad(err, n, "ACK jitter %u us out of range [0, 1000000]",
+			   c->ack_jitter_us);
 	if (c->connect_jitter_us > 1000000)
 		return bad(err, n,
 			   "connect jitter %u us out of range [0, 1000000]",

@@ -129,6 +129,12 @@ struct sim_config {
 	 */
 	u32 connect_jitter_us;
 	/*
+	 * each ACK reaches the sender's congestion control up to this much
+	 * late (uniform, per ACK, in order): host scheduling noise, which
+	 * batches ACKs as an emulated CPU does (0: off)
+	 */
+	u32 ack_jitter_us;
+	/*
 	 * debugging: every trace_us, one line of sums (bottleneck ports,
 	 * busy flows), then one per flow for the first trace_flows (8)
 	 */

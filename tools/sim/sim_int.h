@@ -87,6 +87,7 @@ u64 ser_ps(u64 bytes, u64 rate_bps);
 #define P_ECT		0x04
 #define P_RETX		0x08
 #define P_DSACK		0x10	/* ACK: a duplicate arrived (D-SACK) */
+#define P_HELD		0x20	/* ACK: its host delay (ack_jitter_us) done */
 
 struct pkt {
 	u64 edt;		/* earliest departure time from the host */
@@ -264,6 +265,7 @@ struct flow {
 	u64 ideal_hop_ps;	/* one-way propagation + store-and-forward */
 	u64 path_rtt_ps;	/* unloaded RTT: propagation + serialisation */
 	u64 hs_extra_ps;	/* host delay in its handshake (connect_jitter_us) */
+	u64 ack_held_ps;	/* the last ACK held by ack_jitter_us, until */
 };
 
 struct host {

@@ -35,7 +35,7 @@ refuse() {
 }
 
 echo "TAP version 13"
-echo "1..28"
+echo "1..29"
 refuse rejects_unknown_scenario nosuch
 refuse rejects_unknown_cc incast --cc cubic
 refuse rejects_bad_number incast --flows 12x
@@ -49,6 +49,7 @@ refuse rejects_timestamp_tick_above_1s reverse --ts-tick-us 1000001
 refuse rejects_stagger_step_too_long stagger --flows 4 --time-ms 100 --stagger-ms 20
 refuse rejects_stagger_step_elsewhere incast --stagger-ms 1
 refuse rejects_connect_jitter_above_1s stagger --connect-jitter-us 1000001
+refuse rejects_ack_jitter_above_1s long --ack-jitter-us 1000001
 refuse rejects_negative_seed incast --seed -5
 # the default topology of alltoall is a leaf-spine: its sizes are checked
 refuse rejects_empty_leaf alltoall --flows 4 --leaf-hosts 0
