@@ -5,11 +5,12 @@
 # cleanly (a host check, part of make check-unit; not a VM selftest).
 # KTAP (the "TAP version 13" header aicc's other tests print), one result
 # per file, in name order.  Paths are relative to the referring file:
-# a :doc: in a file that another includes resolves from the includer.  A file passes when docutils
-# reports nothing at WARNING level or above while parsing it -- a table
-# whose cell overruns its column ("Malformed table"), a title underline
-# too short, an unknown directive, a broken inline markup -- and every
-# :doc: reference, image and include it names exists.
+# a :doc: in a file that another includes resolves from the includer.
+# A file passes when docutils reports nothing at WARNING level or above
+# while parsing it -- a table whose cell overruns its column ("Malformed
+# table"), a title underline too short, an unknown directive, a broken
+# inline markup -- and every :doc: reference, image and include it names
+# exists.
 #
 #   check_docs.py [DIR]       DIR: Documentation (the default)
 #   check_docs.py --self-test the checker on broken files of its own: each
