@@ -102,8 +102,6 @@ for a in $algos; do
 	port[$a]=$p
 	topo_gen_server "$p" --cc "$a" || exit 1
 done
-# Bottleneck backlog samples (testbed_qs_start, tools/bench/testbed.sh)
-topo_atexit 'touch "$TOPO_TMP/qs.stop"'
 
 snap()	# FILE: the bottleneck's counters
 {

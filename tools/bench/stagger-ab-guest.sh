@@ -40,8 +40,7 @@ bulk)
 	testbed_setup 1 || { echo "stagger-ab: topology setup failed" >&2; exit 1; }
 	testbed_bulk 6101 "$profile" 8	# make bench's full run
 	cmd=("${BULK_CMD[@]}")
-	echo "$RATE_MBIT" > "$dir/rate_mbit"
-	topo_atexit 'touch "$TOPO_TMP/qs.stop"' ;;
+	echo "$RATE_MBIT" > "$dir/rate_mbit" ;;
 *)
 	echo "stagger-ab: unknown scenario '$scenario'" >&2; exit 2 ;;
 esac

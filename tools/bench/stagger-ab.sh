@@ -60,11 +60,6 @@ if bulk:
         sys.exit("stagger-ab: %s: no bottleneck rate (rate_mbit)" % d)
 
 
-def med(v):
-    s = sorted(v)
-    return (s[len(s) // 2] + s[(len(s) - 1) // 2]) / 2
-
-
 try:
     tables = [l.rstrip("\n").split(" ", 1)
               for l in open(os.path.join(d, "tables.txt")) if l.strip()]
@@ -116,9 +111,10 @@ for n, name in tables:
     extra = ", %d RTOs" % rtos if incast else ""
     if bulk:
         extra = ("; queue p50 median %.2f ms, utilisation median %.3f, "
-                 "%d RTOs" % (med(p50s), med(utils), rtos))
+                 "%d RTOs" % (report.median(p50s), report.median(utils),
+                              rtos))
     print("%s: %s median %.3f, min %.3f, max %.3f over %d runs%s: %s" %
-          (name, what, med(js), s[0], s[-1], len(s), extra,
+          (name, what, report.median(js), s[0], s[-1], len(s), extra,
            " ".join("%.3f" % v for v in js)))
 sys.exit(1 if bad else 0)
 PYEOF

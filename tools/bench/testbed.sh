@@ -29,7 +29,8 @@
 #   testbed_qs_start FILE [DELAY_S]
 #   testbed_qs_stop        the bottleneck's backlog sampled every 20 ms
 #                          into FILE (tc -s output), from DELAY_S seconds
-#                          on, until testbed_qs_stop
+#                          on, until testbed_qs_stop (or the exit: the
+#                          first start adds that to topo_cleanup)
 
 # shellcheck disable=SC2034
 RATE_MBIT=20 DELAY_MS=5 ECN_K=30000 QUEUE_LIMIT=400000
@@ -87,9 +88,15 @@ testbed_bulk()
 # One long-lived tc reading "qdisc show" commands from a pipe every 20 ms
 # (a fork per sample would load the emulated CPUs), stopped through a flag
 # file so that tc exits normally and flushes its output.
+# The first start also stops any sampler still running at exit.
 testbed_qs_pid=
+testbed_qs_armed=
 testbed_qs_start()
 {
+	if [ -z "$testbed_qs_armed" ]; then
+		topo_atexit 'touch "$TOPO_TMP/qs.stop"'
+		testbed_qs_armed=1
+	fi
 	rm -f "$TOPO_TMP/qs.stop"
 	{
 		exec {fd}<> <(:)

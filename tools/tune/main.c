@@ -256,10 +256,7 @@ static void gate_draws_eval(struct tune_gate_draw *gd, u32 n, int profile,
 			die("gate draw %u: %s", k, ev[0].err);
 		if (evaluate(set, SIM_CC_AICC, best, &ev[1]))
 			die("gate draw %u: %s", k, ev[1].err);
-		gd[k].obj[0] = ev[0].obj;
-		gd[k].obj[1] = ev[1].obj;
-		gd[k].jain[0] = testbed_jain(set, &ev[0]);
-		gd[k].jain[1] = testbed_jain(set, &ev[1]);
+		gd[k] = gate_draw(set, &ev[0], &ev[1]);
 	}
 	free(set);
 }
@@ -782,11 +779,7 @@ int main(int argc, char **argv)
 					 ev[0].obj, ev[1].obj);
 				continue;
 			}
-			gd[0] = (struct tune_gate_draw){
-				{ ev[0].obj, ev[1].obj },
-				{ testbed_jain(held, &ev[0]),
-				  testbed_jain(held, &ev[1]) },
-			};
+			gd[0] = gate_draw(held, &ev[0], &ev[1]);
 			if (gate)
 				gate_draws_eval(gd, gate_draws, profile, &fb,
 						&mx, quick, def, best, &ev[4]);

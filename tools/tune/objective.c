@@ -635,14 +635,23 @@ double testbed_jain(const struct tune_set *set, const struct tune_eval *ev)
  * the bench: aicc_lat on 6 December 2026, held-out 3.008 -> 2.993 with
  * the cases' Jain 0.999 -> 0.984, ten stagger-ab runs 0.994 -> 0.966.
  */
-bool gate_takes_tuned(const struct tune_set *held,
-		      const struct tune_eval *start,
-		      const struct tune_eval *tuned)
+struct tune_gate_draw gate_draw(const struct tune_set *held,
+				const struct tune_eval *start,
+				const struct tune_eval *tuned)
 {
 	struct tune_gate_draw d = {
 		{ start->obj, tuned->obj },
 		{ testbed_jain(held, start), testbed_jain(held, tuned) },
 	};
+
+	return d;
+}
+
+bool gate_takes_tuned(const struct tune_set *held,
+		      const struct tune_eval *start,
+		      const struct tune_eval *tuned)
+{
+	struct tune_gate_draw d = gate_draw(held, start, tuned);
 
 	return gate_takes_tuned_draws(&d, 1, NULL, NULL);
 }

@@ -226,6 +226,10 @@ struct tune_gate_draw {
 	double jain[2];		/* testbed_jain() of each, -1 if none */
 };
 
+/* one draw: @start's and @tuned's evaluations of the held-out set @held */
+struct tune_gate_draw gate_draw(const struct tune_set *held,
+				const struct tune_eval *start,
+				const struct tune_eval *tuned);
 /* @mean_obj[2], @mean_jain[2]: the means compared (NULL: not wanted) */
 bool gate_takes_tuned_draws(const struct tune_gate_draw *d, int n,
 			    double *mean_obj, double *mean_jain);
