@@ -61,6 +61,9 @@ kmods:
 		echo "  KMOD    $$v"; \
 		$(MAKE) -s -C $$h M=$$d modules W=$(W) C=$(C) > $$d/build.log 2>&1 || \
 			{ cat $$d/build.log; exit 1; }; \
+		rm -rf $$d/nametaker; cp -a selftests/module/kmod $$d/nametaker; \
+		$(MAKE) -s -C $$h M=$$d/nametaker modules W=$(W) C=$(C) \
+			>> $$d/build.log 2>&1 || { cat $$d/build.log; exit 1; }; \
 		grep -E 'warning|error' $$d/build.log || true; \
 	done
 

@@ -293,6 +293,8 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	/*
 	 * An active open's SYN-ACK is ACK-processed (tcp_ack()) before the
 	 * connection is set up and init() runs: nothing to control yet.
+	 * (A setsockopt(TCP_CONGESTION) in SYN_SENT runs init() early; the
+	 * SYN-ACK's sample is then the flow's first, as any other.)
 	 */
 	if (!ca->inited)
 		return;
@@ -606,6 +608,12 @@ static u32 aicc_undo_cwnd(struct sock *sk)
 	return tcp_snd_cwnd(tp);
 }
 
+/* @pkts of @mss bytes, at most U32_MAX */
+static u32 aicc_round_bytes(u32 pkts, u32 mss)
+{
+	return min_t(u64, (u64)pkts * mss, U32_MAX);
+}
+
 static size_t aicc_get_info(struct sock *sk, u32 ext, int *attr,
 			    union tcp_cc_info *info)
 {
@@ -620,8 +628,13 @@ static size_t aicc_get_info(struct sock *sk, u32 ext, int *attr,
 		info->dctcp.dctcp_enabled = 1;
 		info->dctcp.dctcp_ce_state = ca->ce_state;
 		info->dctcp.dctcp_alpha = ca->f.alpha >> 5;
-		info->dctcp.dctcp_ab_ecn = tp->mss_cache * tp->delivered_ce;
-		info->dctcp.dctcp_ab_tot = tp->mss_cache * tp->delivered;
+		/* bytes of the round so far, as DCTCP's of its window */
+		info->dctcp.dctcp_ab_ecn = aicc_round_bytes(tp->delivered_ce -
+							    ca->f.round_ce0,
+							    tp->mss_cache);
+		info->dctcp.dctcp_ab_tot = aicc_round_bytes(tp->delivered -
+							    ca->f.round_end,
+							    tp->mss_cache);
 		*attr = INET_DIAG_DCTCPINFO;
 		return sizeof(info->dctcp);
 	}
@@ -650,9 +663,20 @@ static const struct tcp_congestion_ops aicc_ops_template = {
 	.owner		= THIS_MODULE,
 };
 
+/* the profiles whose congestion control registered (bit per profile) */
+static unsigned long aicc_registered;
+
+/*
+ * A profile whose name is taken (another congestion control, a BPF one
+ * for instance, registered it first) is left out and the others stay:
+ * once one profile is registered, a socket or the sysctl default may
+ * already use it (a module being initialised can be taken), and a failed
+ * init frees the module under them.  Only when none registers does the
+ * load fail.
+ */
 static int __init aicc_module_init(void)
 {
-	int i, ret;
+	int i, ret, err = 0;
 
 	ret = aicc_params_init();
 	if (ret)
@@ -668,15 +692,19 @@ static int __init aicc_module_init(void)
 		if (ret) {
 			pr_err("cannot register %s: %d\n", aicc_ops[i].name,
 			       ret);
-			goto err_unreg;
+			err = ret;
+			continue;
 		}
+		__set_bit(i, &aicc_registered);
+	}
+	if (!aicc_registered) {
+		ret = err;
+		goto err_sysfs;
 	}
 	pr_info("version " AICC_VERSION " registered\n");
 	return 0;
 
-err_unreg:
-	while (--i >= 0)
-		tcp_unregister_congestion_control(&aicc_ops[i]);
+err_sysfs:
 	aicc_sysfs_exit();
 err_params:
 	aicc_params_exit();
@@ -688,7 +716,8 @@ static void __exit aicc_module_exit(void)
 	int i;
 
 	for (i = 0; i < AICC_NR_PROFILES; i++)
-		tcp_unregister_congestion_control(&aicc_ops[i]);
+		if (test_bit(i, &aicc_registered))
+			tcp_unregister_congestion_control(&aicc_ops[i]);
 	aicc_sysfs_exit();
 	aicc_params_exit();
 }

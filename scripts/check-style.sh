@@ -162,8 +162,8 @@ n=0
 for part in kernel user; do
 	n=$((n + 1))
 	if [ "$part" = kernel ]; then
-		what="checkpatch --strict: kernel code (module/, uapi/)"
-		dirs=(module uapi)
+		what="checkpatch --strict: kernel code (module/, uapi/, selftests/module/kmod/)"
+		dirs=(module uapi selftests/module/kmod)
 		opts=()
 	else
 		what="checkpatch --strict: userspace (tools/, selftests/)"

@@ -708,7 +708,12 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 	 */
 	bool used = wnd_round || (sampled && ((u64)del << 16) >= f->cwnd);
 
-	f->last_del = del;
+	/*
+	 * What a timeout restarts from (aicc_on_rto()).  Not the empty round
+	 * a resume restarts, which one ACK ends with its one or two packets.
+	 */
+	if (sampled || f->mode != AICC_MODE_RESUME)
+		f->last_del = del;
 	if (f->flags & AICC_F_APP_LIMITED)
 		f->xflags |= AICC_X_LAST_APP;
 	else
@@ -889,6 +894,12 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 			if (!(f->flags & AICC_F_HAVE_BASE)) {
 				f->flags |= AICC_F_HAVE_BASE;
 				f->target = compute_target(f, p);
+				/*
+				 * A round that ended before this took 1/RTT
+				 * from target_min alone: a rate 10^4 times
+				 * the path's, which the rate memory kept.
+				 */
+				f->inv_rtt = 0;
 			}
 		} else if (rtt - f->base_rtt <= f->target >> 1) {
 			/*
@@ -1078,13 +1089,24 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 	u32 dur = (u32)(busy_end_ns >> 10) - f->busy_start;	/* ~us */
 	u32 del = delivered - f->busy_del0;
 	u64 rt = (u64)f->base_rtt + f->target;
-	u64 w;
+	u64 q, w;
 
 	if (!del || (u64)dur << 10 < f->base_rtt ||
 	    (~f->xflags & (AICC_X_BUSY_CONG | AICC_X_BUSY_WND)))
 		return;
-	/* del * rt / (dur << 10), in Q16 packets: rt is in ns, dur in 2^10 */
-	w = aicc_udiv64(aicc_mul_shr((u64)del << 16, rt, 10), dur);
+	/*
+	 * del * rt / (dur << 10), in Q16 packets: rt is in ns, dur in 2^10
+	 * ns.  del * rt (below 2^65: del < 2^32, rt < 2^33) times 2^6 fits
+	 * 64 bits while it is below 2^58; beyond (base + target above about
+	 * 134 ms with 2^31 packets delivered) the division comes first, to
+	 * 1/512 packet, instead of saturating to a window too small.
+	 */
+	q = aicc_mul_shr(del, rt, 0);
+	if (q < 1ULL << 58)
+		w = aicc_udiv64(q << 6, dur);
+	else
+		w = aicc_mul_shr(aicc_udiv64(aicc_mul_shr(del, rt, 1), dur),
+				 128, 0);
 	if (w < f->cwnd)
 		f->cwnd = w;
 }

@@ -896,6 +896,38 @@ KTAP_CASE(rto_restarts_from_delivered)
 	ktap_expect(d.f.mode == AICC_MODE_LOSS, "mode %u", d.f.mode);
 }
 
+/*
+ * A timeout in the round after a resume restarts from the busy period's
+ * last round, not from the empty round the resume restarted, which the
+ * first ACK after the gap ends with its one packet.  Until 6 December 2026
+ * it restarted from that one packet.
+ */
+KTAP_CASE(rto_after_resume_restarts_from_busy_round)
+{
+	struct drv d;
+	u32 w;
+
+	drv_tracking(&d);
+	d.f.cwnd = 100ULL << 16;
+	drv_round_n(&d, 100000, 0, 0, 30);
+	drv_round_n(&d, 100000, 1, 0, 30);
+	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
+			 d.delivered, d.ce);
+	d.now += 5000000ULL;
+	ktap_expect(d.f.mode == AICC_MODE_RESUME, "mode %u after the gap",
+		    d.f.mode);
+	/* the first ACK after the gap ends the resume's empty round */
+	drv_ack(&d, 100000, 100000, d.delivered, 0, 0, 0);
+	ktap_expect(d.f.mode == AICC_MODE_TRACK && d.f.last_del == 30,
+		    "mode %u, last round's delivery %u, want 30", d.f.mode,
+		    d.f.last_del);
+	w = aicc_cwnd_pkts(&d.f);
+	aicc_on_rto(&d.f, &d.p, d.delivered, d.ce);
+	ktap_expect(w > 2 && aicc_cwnd_pkts(&d.f) == (w < 30 ? w : 30),
+		    "after RTO cwnd %u, want the resumed %u or 30 if less",
+		    aicc_cwnd_pkts(&d.f), w);
+}
+
 /* The target after a round at the base RTT (100 us) with window @cwnd. */
 static u32 target_at(struct drv *d, u64 cwnd, u32 acks)
 {
@@ -1211,6 +1243,70 @@ KTAP_CASE(resume_window_exact_at_microsecond_rtts)
 		    fabs(cwnd_pkts(&d) / want - 1) < 0.02,
 		    "window %.2f after idle, want %.2f (base + T %u ns)",
 		    cwnd_pkts(&d), want, base + d.f.target);
+}
+
+/*
+ * On long, fast paths the resume window is still the busy period's rate
+ * times base + T: 100 Gbit/s for 250 s (2.08e9 packets, under the 2^31
+ * at which the period is halved) at base RTTs of 10 to 250 ms.  Until 6
+ * December 2026 del * (base + T) * 2^6 saturated 64 bits from about 134
+ * ms and the window came out at 0.55 of the rate at 250 ms.
+ */
+KTAP_CASE(resume_window_long_fast_path_keeps_the_rate)
+{
+	static const u32 bases[] = { 10000000, 150000000, 250000000 };
+	const u64 pps = 8333333, busy_s = 250;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+		u32 del = (u32)(pps * busy_s);
+		struct drv d;
+		double want;
+
+		drv_init(&d, AICC_PROF_COLL);
+		drv_to_track(&d, bases[i]);
+		d.f.cwnd = AICC_CWND_MAX;
+		d.f.busy_start = (u32)(d.now >> 10);
+		d.f.busy_del0 = d.delivered;
+		d.f.xflags |= AICC_X_BUSY_CONG | AICC_X_BUSY_WND;
+		d.now += busy_s * 1000000000ULL;
+		d.delivered += del;
+		aicc_on_tx_start(&d.f, &d.p, d.now + 1000000000ULL,
+				 1000000000ULL, d.delivered, d.ce);
+		want = (double)pps * ((double)d.f.base_rtt + d.f.target) / 1e9;
+		ktap_expect(d.f.mode == AICC_MODE_RESUME &&
+			    fabs(cwnd_pkts(&d) / want - 1) < 0.001,
+			    "base %u ms: window %.0f after idle, want %.0f",
+			    bases[i] / 1000000, cwnd_pkts(&d), want);
+	}
+}
+
+/*
+ * A round that ends before the first RTT sample (a timeout of the first
+ * flight, whose ACKs carry none) sets 1/RTT from target_min alone; the
+ * first sample then sets the base, and the rate must follow it at once.
+ * Until 6 December 2026 it stayed 10^4 times the path's for a round, and
+ * the rate memory could keep it for the next connection to that peer.
+ */
+KTAP_CASE(first_base_after_sampleless_round_sets_the_rate)
+{
+	struct aicc_memval mv;
+	double most;
+	struct drv d;
+
+	drv_init(&d, AICC_PROF_COLL);
+	aicc_on_rto(&d.f, &d.p, d.delivered, d.ce);
+	drv_ack(&d, 300000000ULL, 0, 0, 0, 0, 0);	/* no RTT sample */
+	drv_ack(&d, 1000000, 10000000, 0, 0, 0, 0);
+	ktap_expect(d.f.flags & AICC_F_HAVE_BASE, "no base after a sample");
+	/* at most fast start's gain 2 times the window over the base RTT */
+	most = 2.0 * cwnd_pkts(&d) * d.mss * 1e9 / d.f.base_rtt;
+	ktap_expect(d.f.rate > 0 && d.f.rate <= most,
+		    "rate %llu B/s, window %.2f over %u ns: at most %.0f",
+		    d.f.rate, cwnd_pkts(&d), d.f.base_rtt, most);
+	if (aicc_flow_memval(&d.f, &mv))
+		ktap_expect(mv.rate <= most, "remembered rate %llu B/s",
+			    mv.rate);
 }
 
 /* A busy period of timeouts resumes at min_cwnd, not below it. */

@@ -16,7 +16,7 @@ gen=$top/build/aiccgen
 run_gen() { timeout 30 "$gen" "$@"; }
 mod_require "$gen"
 
-ktap_plan 22
+ktap_plan 23
 
 ns=aicc-mod-$$
 port=5301
@@ -269,11 +269,34 @@ for _ in $(seq 20); do
 	line=$(ss -tin "dport = :$port" | tr '\n' ' ')
 	[[ $line == *aicc* ]] && break
 done
+# a second in: hundreds of windows delivered
+sleep 1
+line2=$(ss -tin "dport = :$port" | tr '\n' ' ')
 wait $gp
 if echo "$line" | grep -Eq 'aicc .*dctcp:|dctcp:.* aicc'; then
 	ktap_pass "ss -ti shows aicc and its ECN state"
 else
 	ktap_fail "ss -ti shows aicc and its ECN state" "ss: $line"
+fi
+# ab_ecn and ab_tot count bytes of the current round, as DCTCP's count its
+# window's; until 6 December 2026 the connection's total, which wraps
+# after 4 GiB
+ss_field()
+{
+	echo "$line2" | grep -oE "(^|[ ,(])$1:[0-9]+" | head -n 1 | sed 's/.*://'
+}
+ab_tot=$(ss_field ab_tot)
+ab_ecn=$(ss_field ab_ecn)
+cwnd=$(ss_field cwnd)
+mss=$(ss_field mss)
+delivered=$(ss_field delivered)
+if [ -n "$ab_tot" ] && [ -n "$ab_ecn" ] && [ -n "$cwnd" ] && [ -n "$mss" ] &&
+   [ "$ab_ecn" -le "$ab_tot" ] &&
+   [ "$ab_tot" -le $(( (4 * cwnd + 4) * mss )) ]; then
+	ktap_pass "ss: ab_tot is the round's bytes (at most 4 windows)"
+else
+	ktap_fail "ss: ab_tot is the round's bytes (at most 4 windows)" \
+		"ab_ecn ${ab_ecn:-?} ab_tot ${ab_tot:-?} cwnd ${cwnd:-?} mss ${mss:-?} delivered ${delivered:-?}: $line2"
 fi
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
