@@ -879,8 +879,14 @@ static int __init roce_init(void)
 		AICC_ROCE_UDP_PORT, roce_slots);
 	return 0;
 err:
+	/*
+	 * nf_register_net_hooks() makes each hook live as it registers it:
+	 * packets may have made flows before a later one failed.
+	 */
+	synchronize_net();
+	rcu_barrier();
+	roce_tab_free();
 	kfree(rcu_dereference_protected(roce_pset, 1));
-	kfree(roce_tab);
 	return ret;
 }
 

@@ -398,7 +398,16 @@ t_route_create()
 		return 1
 	$INA "$A" select get 10.202.1.1 | grep -q ": aicc_bulk (route congctl" || return 1
 	$INA "$A" select route del 10.202.0.0/16 || return 1
-	[ -z "$(ip -n "$ns-a" route show 10.202.0.0/16)" ]
+	[ -z "$(ip -n "$ns-a" route show 10.202.0.0/16)" ] || return 1
+	# one of aicc's with 150 nexthops: more than a request holds whole
+	local nh=() i
+	for i in $(seq 2 151); do
+		nh+=(nexthop via "10.201.0.$i" dev va)
+	done
+	ip -n "$ns-a" route add 10.206.0.0/16 proto 172 congctl aicc "${nh[@]}" ||
+		return 1
+	$INA "$A" select route del 10.206.0.0/16 || return 1
+	[ -z "$(ip -n "$ns-a" route show 10.206.0.0/16)" ]
 }
 check "select route add/del of a new route" t_route_create
 

@@ -40,6 +40,16 @@ void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int flush_stdout(void);	/* fflush(stdout), remembering why it failed */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *errno_words(int e);
+/*
+ * FILE written whole or not at all: replace_open() creates FILE.tmp.PID
+ * (never through something already there: a symlink planted in /tmp) and
+ * replace_close() renames it over FILE once every byte is written, or
+ * removes it.  Both report their errors, naming @what; replace_close()
+ * returns 0 or 1.  @tmp has room for PATH_MAX bytes.
+ */
+FILE *replace_open(const char *what, const char *file, char *tmp);
+int replace_close(const char *what, FILE *f, const char *tmp,
+		  const char *file);
 
 /* ---- JSON writer (json.c) ---- */
 

@@ -8,6 +8,7 @@
  * attribute AICC_DIAG_ATTR.  Filters are applied here, in userspace.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +77,9 @@ int parse_prefix(const char *s, struct prefix *p)
 	}
 	if (slash) {
 		errno = 0;
-		plen = strtol(slash + 1, &end, 10);
-		if (errno || *end || end == slash + 1 || plen < 0 ||
-		    plen > p->plen)
+		plen = isdigit((unsigned char)slash[1]) ?
+		       strtol(slash + 1, &end, 10) : -1;
+		if (plen < 0 || errno || *end || plen > p->plen)
 			return -1;
 		p->plen = (int)plen;
 	}
@@ -454,8 +455,8 @@ int parse_flow_filter(struct flow_filter *f, int argc, char **argv, int *i)
 		return 0;
 	}
 	errno = 0;
-	port = strtol(v, &end, 10);
-	if (errno || *end || end == v || port < 0 || port > 65535) {
+	port = isdigit((unsigned char)*v) ? strtol(v, &end, 10) : -1;
+	if (port < 0 || errno || *end || port > 65535) {
 		err("flows: '%s' is not a port number", v);
 		return -1;
 	}

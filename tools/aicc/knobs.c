@@ -755,7 +755,7 @@ static int profile_save(const char *file)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
-	int p, i, ret, fd, e = 0;
+	int p, i, ret;
 
 	if (require_module())
 		return 1;
@@ -801,37 +801,11 @@ static int profile_save(const char *file)
 		free(text);
 		return 0;
 	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", file,
-			     (int)getpid()) >= sizeof(tmp)) {
-		err("profile save: file name too long; nothing saved");
-		free(text);
-		return 1;
-	}
-	/* never through something already there: a symlink in /tmp */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		err("cannot create %s: %s", tmp, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(text);
-		return 1;
-	}
-	if (fwrite(text, 1, len, f) != len)
-		e = errno ? errno : EIO;
-	if (fclose(f) && !e)
-		e = errno;
-	if (!e && rename(tmp, file))
-		e = errno;
+	f = replace_open("profile save", file, tmp);
+	if (f)
+		fwrite(text, 1, len, f);
 	free(text);
-	if (e) {
-		err("cannot write %s: %s", file, strerror(e));
-		unlink(tmp);
-		return 1;
-	}
-	return 0;
+	return f ? replace_close("profile save", f, tmp, file) : 1;
 }
 
 static char *trim(char *s)

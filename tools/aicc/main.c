@@ -6,10 +6,13 @@
  * verb (tune, model, rdma, ...) is one function and one line here.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aicc_tool.h"
 
@@ -130,6 +133,47 @@ const char *errno_words(int e)
 	return buf;
 }
 
+FILE *replace_open(const char *what, const char *file, char *tmp)
+{
+	FILE *f;
+	int fd;
+
+	if ((size_t)snprintf(tmp, PATH_MAX, "%s.tmp.%d", file,
+			     (int)getpid()) >= PATH_MAX) {
+		err("%s: %s: file name too long; nothing written", what, file);
+		return NULL;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		err("%s: cannot create %s: %s (writing %s)", what, file,
+		    errno_words(errno), tmp);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+	}
+	return f;
+}
+
+int replace_close(const char *what, FILE *f, const char *tmp,
+		  const char *file)
+{
+	int e = ferror(f) ? (errno ? errno : EIO) : 0;
+
+	if (fclose(f) && !e)
+		e = errno;
+	if (!e && rename(tmp, file))
+		e = errno;
+	if (e) {
+		err("%s: cannot write %s: %s; nothing written", what, file,
+		    errno_words(e));
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
+}
+
 bool is_help(const char *arg)
 {
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help") ||
@@ -209,10 +253,21 @@ int run_cmd_table(const struct cmd *tab, const char *prefix,
 		  int argc, char **argv)
 {
 	const struct cmd *c;
+	int i;
 
-	for (c = tab; c->name; c++)
-		if (!strcmp(c->name, argv[0]))
-			return c->fn(argc, argv);
+	for (c = tab; c->name; c++) {
+		if (strcmp(c->name, argv[0]))
+			continue;
+		/* a sub-command answers -h wherever it comes (aicc(8)) */
+		for (i = 1; prefix && i < argc; i++) {
+			if (!strcmp(argv[i], "-h") ||
+			    !strcmp(argv[i], "--help")) {
+				print_cmd_usage(stdout, c, prefix);
+				return 0;
+			}
+		}
+		return c->fn(argc, argv);
+	}
 	if (prefix)
 		err("%s: unknown command '%s' (try 'aicc %s -h')", prefix,
 		    argv[0], prefix);

@@ -286,12 +286,14 @@ static double now_s(void)
 /* -i SECONDS; -1 after the error message. */
 static int parse_interval(const char *s, double *out)
 {
+	/* a decimal number: strtod() would take hex, "inf", space, a sign */
+	bool dec = s[strspn(s, "0123456789.")] == '\0';
 	char *end;
 	double d;
 
 	errno = 0;
-	d = strtod(s, &end);
-	if (errno || *end || end == s || !(d >= WATCH_MIN_INTERVAL) ||
+	d = dec ? strtod(s, &end) : 0;
+	if (!dec || errno || *end || end == s || !(d >= WATCH_MIN_INTERVAL) ||
 	    d > WATCH_MAX_INTERVAL) {
 		err("watch: interval '%s' is not a number of seconds in [%g, %d]",
 		    s, WATCH_MIN_INTERVAL, WATCH_MAX_INTERVAL);

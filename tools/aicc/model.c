@@ -304,7 +304,9 @@ int cmd_model(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : NULL;
 
-	if (!sub || is_help(sub)) {
+	if (!sub || is_help(sub) ||
+	    (argc > 2 && (!strcmp(argv[argc - 1], "-h") ||
+			  !strcmp(argv[argc - 1], "--help")))) {
 		model_usage(sub ? stdout : stderr);
 		return sub ? 0 : EXIT_USAGE;
 	}

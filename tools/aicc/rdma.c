@@ -15,6 +15,7 @@
  *
  * Sysfs: $AICC_SYSFS/roce (default /sys/kernel/aicc/roce).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -150,7 +151,8 @@ static int parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+')
+	/* digits only: strtoull() would skip white space and take a sign */
+	if (!isdigit((unsigned char)*s))
 		return -1;
 	errno = 0;
 	*v = strtoull(s, &end, 10);
@@ -200,7 +202,7 @@ static int check_assign(const char *where, const char *name, const char *val,
  */
 static int load_file(const char *file, uint64_t *v, bool *have)
 {
-	char line[512], where[600];
+	char line[513], where[600];	/* 511 characters, '\n', NUL */
 	bool any = false;
 	int ln = 0, rc = EXIT_USAGE;
 	FILE *f = fopen(file, "r");
@@ -352,7 +354,7 @@ static int rdma_save(int argc, char **argv)
 	char tmp[PATH_MAX], d[512];
 	struct utsname u;
 	FILE *f = stdout;
-	int i, fd, r;
+	int i, r;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o")) {
@@ -389,21 +391,9 @@ static int rdma_save(int argc, char **argv)
 		}
 	}
 	if (out) {
-		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out,
-				     (int)getpid()) >= sizeof(tmp)) {
-			err("rdma save: -o: file name too long");
-			return EXIT_USAGE;
-		}
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-		f = fd < 0 ? NULL : fdopen(fd, "w");
-		if (!f) {
-			err("cannot create %s: %s", out, errno_words(errno));
-			if (fd >= 0) {
-				close(fd);
-				unlink(tmp);
-			}
+		f = replace_open("rdma save", out, tmp);
+		if (!f)
 			return 1;
-		}
 	}
 	if (uname(&u))
 		strcpy(u.release, "?");
@@ -414,12 +404,7 @@ static int rdma_save(int argc, char **argv)
 			(unsigned long long)v[i]);
 	if (!out)
 		return 0;	/* a write error on stdout is reported at exit */
-	if (ferror(f) | fclose(f) || rename(tmp, out)) {
-		err("cannot write %s: %s", out, errno_words(errno));
-		unlink(tmp);
-		return 1;
-	}
-	return 0;
+	return replace_close("rdma save", f, tmp, out);
 }
 
 static void fmt_addr(const uint8_t *a, int family, char *buf, size_t len)
@@ -537,6 +522,7 @@ static int rdma_export(int argc, char **argv)
 	uint64_t v[AICC_ROCE_NR_KNOBS];
 	bool have[AICC_ROCE_NR_KNOBS] = { false };
 	bool defaults = false;
+	char tmp[PATH_MAX];
 	FILE *f = stdout;
 	int i, r;
 
@@ -588,11 +574,9 @@ static int rdma_export(int argc, char **argv)
 		}
 	}
 	if (out) {
-		f = fopen(out, "w");
-		if (!f) {
-			err("cannot create %s: %s", out, errno_words(errno));
+		f = replace_open("rdma export", out, tmp);
+		if (!f)
 			return 1;
-		}
 	}
 	fprintf(f, "#!/bin/sh\n"
 		"# mlx5 DCQCN parameters exported by 'aicc rdma export --format mlx5'\n"
@@ -612,11 +596,9 @@ static int rdma_export(int argc, char **argv)
 			continue;
 		fprintf(f, "echo %llu > \"$cc/%s\"\n", (unsigned long long)v[i], n);
 	}
-	if (out && fclose(f)) {
-		err("cannot write %s: %s", out, errno_words(errno));
-		return 1;
-	}
-	return 0;
+	if (!out)
+		return 0;	/* a write error on stdout is reported at exit */
+	return replace_close("rdma export", f, tmp, out);
 }
 
 static const struct cmd rdma_cmds[] = {

@@ -633,14 +633,28 @@ static int route_del(int fd, struct route *old, const char *pfx,
 		return 1;
 	}
 	if (old->r.rtm_protocol == AICC_RTPROT) {
-		struct nlmsghdr *h = (struct nlmsghdr *)old->raw;
+		/*
+		 * A route aicc added goes: its key alone (prefix, table,
+		 * metric, protocol) names it.  The whole dumped message may
+		 * not fit the request (a route of a hundred nexthops).
+		 */
+		int alen = old->r.rtm_family == AF_INET ? 4 : 16;
 
 		memset(&req, 0, sizeof(req));
-		memcpy(&req, h, old->rawlen < sizeof(req) ? old->rawlen :
-		       sizeof(req));
+		req.h.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
 		req.h.nlmsg_type = RTM_DELROUTE;
 		req.h.nlmsg_flags = NLM_F_REQUEST;
-		ret = 0;
+		req.r = old->r;
+		req.r.rtm_flags = 0;
+		ret = add_attr(&req.h, sizeof(req), RTA_TABLE, &old->table,
+			       4) ? 0 : -E2BIG;
+		if (!ret && old->r.rtm_dst_len &&
+		    !add_attr(&req.h, sizeof(req), RTA_DST, old->dst.b, alen))
+			ret = -E2BIG;
+		if (!ret && old->have_prio &&
+		    !add_attr(&req.h, sizeof(req), RTA_PRIORITY,
+			      &old->priority, 4))
+			ret = -E2BIG;
 	} else {
 		ret = copy_route_with_cc(&req, old, NULL, 0);
 	}

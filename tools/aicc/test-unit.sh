@@ -71,6 +71,15 @@ t_help() {
 		run "$AICC" $v -h
 		[ $RC = 0 ] && [ -n "$OUT" ] || fail "aicc $v -h: rc $RC"
 	done
+	# and after a sub-command, wherever -h comes (aicc(8))
+	for v in "rdma show" "rdma set" "rdma save" "rdma flows" \
+		 "rdma export" "model show" "model load" "model load F" \
+		 "select route list" "select route add 10.0.0.0/8" \
+		 "select get" "select default" "profile load"; do
+		run "$AICC" $v -h
+		[ $RC = 0 ] && [[ $OUT == Usage:* ]] && [ -z "$ERR" ] ||
+			fail "aicc $v -h: rc $RC '$ERR'"
+	done
 	run "$AICC" frobnicate
 	[ $RC = 2 ] || fail "unknown verb rc $RC"
 	[ "$(echo "$ERR" | wc -l)" = 1 ] || fail "unknown verb: not one line: $ERR"
@@ -451,6 +460,11 @@ t_flows_filters() {
 	[ $RC = 2 ] || fail "profile cubic accepted" || return 1
 	run "$AICC" flows sport 70000
 	[ $RC = 2 ] || fail "port 70000 accepted" || return 1
+	for a in "sport ' 80'" "sport +80" "dport -1" "dport 0x50" \
+		 "dst 10.0.0.0/+8" "dst '10.0.0.0/ 8'"; do
+		eval "run \"\$AICC\" flows $a"
+		[ $RC = 2 ] || fail "flows $a accepted" || return 1
+	done
 	if [ "${PORT6:-0}" != 0 ]; then
 		run "$AICC" -j flows -a dst ::1/128 dport "$PORT6"
 		echo "$OUT" | python3 -c '
@@ -606,7 +620,8 @@ t_watch_args() {
 	[ $RC = 0 ] || fail "-i 0.05: rc $RC $ERR" || return 1
 	for a in "-n 0" "-n -1" "-n 1.5" "-n 1e3" "-n abc" "-n ''" "-n +3" \
 		 "-n 99999999999999999999999" "-i 1e-9" "-i 0.049" "-i 0" \
-		 "-i 86401" "-i nan" "-i inf" "-i -1" "-i ''"; do
+		 "-i 86401" "-i nan" "-i inf" "-i -1" "-i ''" "-i 0x1" \
+		 "-i ' 1'" "-i +1" "-i 1e0"; do
 		eval "run \"\$AICC\" watch $a"
 		[ $RC = 2 ] && [ "$(echo "$ERR" | wc -l)" = 1 ] ||
 			fail "watch $a: rc $RC '$ERR'" || return 1
@@ -669,7 +684,7 @@ t_profile_save_symlink() {
 		- "$TMP/victim" "$TMP/sym.conf" "$AICC"
 	[ $RC = 1 ] && [ "$(cat "$TMP/victim")" = precious ] &&
 		[ ! -e "$TMP/sym.conf" ] &&
-		echo "$ERR" | grep -q "cannot create $TMP/sym.conf.tmp.[0-9]*: File exists" ||
+		echo "$ERR" | grep -q "cannot create $TMP/sym.conf: File exists (writing $TMP/sym.conf.tmp.[0-9]*)" ||
 		fail "rc $RC, victim '$(head -c 40 "$TMP/victim")', err '$ERR'" ||
 		return 1
 	rm -f "$TMP/victim" "$TMP"/sym.conf*
@@ -855,6 +870,43 @@ t_rdma_file_errors() {
 		[ $RC = 2 ] && echo "$ERR" | grep -q "bad-roce.conf:2: rp_hai_rate=2x" ||
 			fail "$v: bad file: rc $RC $ERR" || return 1
 	done
+	# a line of 511 characters is read, one of 512 is too long
+	printf 'rp_ai_rate = 9 #%495s\n' "" >"$TMP/long.conf"
+	[ "$(head -1 "$TMP/long.conf" | wc -c)" = 512 ] || fail "511 + newline" || return 1
+	run "$AICC" rdma export --format mlx5 --file "$TMP/long.conf"
+	[ $RC = 0 ] && echo "$OUT" | grep -q 'echo 9 > "$cc/rp_ai_rate"' ||
+		fail "511 characters: rc $RC $ERR" || return 1
+	printf 'rp_ai_rate = 9 #%496s\n' "" >"$TMP/long.conf"
+	run "$AICC" rdma export --format mlx5 --file "$TMP/long.conf"
+	[ $RC = 2 ] && echo "$ERR" | grep -q "long.conf:1: line too long" ||
+		fail "512 characters: rc $RC $ERR" || return 1
+	# a value is digits only: no white space, no sign
+	for v in "rp_ai_rate= 9" $'rp_ai_rate=\t9' $'rp_ai_rate=\n9' "rp_ai_rate=+9"; do
+		run "$AICC" rdma set "$v"
+		[ $RC = 2 ] && echo "$ERR" | grep -q "must be an integer" ||
+			fail "rdma set '$v': rc $RC $ERR" || return 1
+	done
+}
+
+# rdma export -o F that fails leaves F as it was (written whole or not at
+# all, as rdma save and profile save are).
+t_rdma_export_atomic() {
+	roce_tree || return 1
+	echo "# an older script" >"$TMP/old.sh"
+	# a file-size limit of 700 bytes stops the write halfway (EFBIG)
+	run python3 -c 'import os, resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (700, 700))
+os.execvp(sys.argv[1], sys.argv[1:])' "$AICC" rdma export \
+		--format mlx5 --defaults -o "$TMP/old.sh"
+	[ $RC = 1 ] && [ "$(cat "$TMP/old.sh")" = "# an older script" ] &&
+		[ -z "$(ls "$TMP"/old.sh.tmp.* 2>/dev/null)" ] ||
+		fail "rc $RC, file now '$(head -c 60 "$TMP/old.sh")', err '$ERR'" ||
+		return 1
+	run "$AICC" rdma export --format mlx5 --defaults -o "$TMP/old.sh"
+	[ $RC = 0 ] && head -1 "$TMP/old.sh" | grep -q '^#!/bin/sh' ||
+		fail "rc $RC $ERR"
+	rm -f "$TMP/old.sh"
 }
 
 t_man_page() {
@@ -928,7 +980,7 @@ TESTS=(help module_absent show_text json_valid json_non_utf8 set_units
        watch_missing_counter watch_args stdout_write_error
        profile_save_unreadable profile_save_symlink tune rdma_save_roundtrip
        rdma_save_errors rdma_show_unreadable rdma_set_rollback
-       rdma_file_errors rdma_flows_read_errors man_page)
+       rdma_file_errors rdma_export_atomic rdma_flows_read_errors man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"
