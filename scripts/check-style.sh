@@ -90,9 +90,16 @@ run_checkpatch()
 	done
 	shift
 	: > "$log"
+	rm -rf "$log.d" && mkdir -p "$log.d" || return 1
+	# one checkpatch per file, two at a time, each into a file of its own
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	c_files "$@" | xargs -r -P 2 -I {} sh -c \
+		'f=$1 d=$2; shift 2
+		 perl "$0" --no-tree --strict --terse --show-types \
+			--no-summary "$@" -f "$f" > "$d/$(echo "$f" | tr / %)" 2>&1' \
+		"$checkpatch" {} "$log.d" "${opts[@]}"
 	for f in $(c_files "$@"); do
-		perl "$checkpatch" --no-tree --strict --terse --show-types \
-			--no-summary "${opts[@]}" -f "$f" >> "$log" 2>&1
+		cat "$log.d/$(echo "$f" | tr / %)" >> "$log"
 	done
 	grep -vE "CAMELCASE: Avoid CamelCase: $KERNEL_CAMEL\$" "$log" |
 		grep -E ': (ERROR|WARNING|CHECK):' | sci_float_ok > "$log.findings"
@@ -124,14 +131,21 @@ sh_files()
 # directives and the relative paths of its '.' lines resolve.
 run_shellcheck()
 {
-	local log=$1 f
+	local log=$1 f d
 
 	shift
 	: > "$log"
+	rm -rf "$log.d" && mkdir -p "$log.d" && d=$(cd "$log.d" && pwd) ||
+		return 1
+	# two at a time, each into a file of its own, then in order
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	printf '%s\n' "$@" | xargs -r -P 2 -I {} sh -c \
+		'cd "$(dirname "$1")" &&
+		 shellcheck -x -S warning -f gcc "$(basename "$1")" |
+			sed "s|^|$(dirname "$1")/|" > "$2/$(echo "$1" | tr / %)"' \
+		sh {} "$d"
 	for f in "$@"; do
-		(cd "$(dirname "$f")" &&
-		 shellcheck -x -S warning -f gcc "$(basename "$f")") |
-			sed "s|^|$(dirname "$f")/|" >> "$log"
+		cat "$d/$(echo "$f" | tr / %)" >> "$log"
 	done
 	grep -c ': \(warning\|error\):' "$log"
 }
@@ -198,7 +212,7 @@ fi
 # kernel whose build fails.
 if command -v sparse > /dev/null; then
 	rm -rf "$out/kmod"
-	make -s kmods W=1 C=2 BUILD="$out/kmod" > "$out/kmods.log" 2>&1
+	make -s -j"$(nproc)" kmods W=1 C=2 BUILD="$out/kmod" > "$out/kmods.log" 2>&1
 fi
 for h in $hdrs; do
 	n=$((n + 1))

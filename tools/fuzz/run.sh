@@ -9,8 +9,9 @@
 # NAME is a harness built as DIR/fuzz/NAME (DIR defaults to build/).  Its
 # seeds are tools/fuzz/corpus/<NAME without "fuzz_">/ (read only); what it
 # finds goes to DIR/fuzz/corpus/NAME/, kept between runs, so a longer run
-# continues where the last stopped.  Each harness runs under nice -n 19 for
-# S seconds (default 30) and passes when libFuzzer ends without a crash,
+# continues where the last stopped.  The harnesses run at once, each under
+# nice -n 19 for S seconds (default 30), and each passes when libFuzzer ends
+# without a crash,
 # leak, timeout (10 s per input) or memory blow-up (2 GiB); a failing input
 # is kept as DIR/fuzz/artifacts/NAME-crash-... and its report is printed.
 # Reproduce one with: DIR/fuzz/NAME ARTIFACT.
@@ -49,23 +50,34 @@ done
 [ $# -gt 0 ] || { echo "run.sh: no harness named (see --help)" >&2; exit 2; }
 
 ktap_plan $#
+# Every harness at once (the run is time-bound: two of them on two cores
+# take the time of one), then the results in order.
+declare -A pid
 for name in "$@"; do
 	bin=$build/fuzz/$name
 	seeds=$here/corpus/${name#fuzz_}
 	work=$build/fuzz/corpus/$name
 	arts=$build/fuzz/artifacts
-	log=$build/fuzz/$name.log
-	if [ ! -x "$bin" ]; then
-		ktap_fail "$name: ${secs} s of fuzzing" "no harness $bin (make fuzz)"
-		continue
-	fi
+	[ -x "$bin" ] || continue
 	mkdir -p "$work" "$arts"
 	args=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048
 	      -print_final_stats=1 -artifact_prefix="$arts/$name-" "$work")
 	[ -d "$seeds" ] && args+=("$seeds")
 	# The harness's own timer ends the run; the outer one catches a hang
 	# of libFuzzer itself.
-	timeout -k 10 $((secs * 2 + 60)) nice -n 19 "$bin" "${args[@]}" > "$log" 2>&1
+	timeout -k 10 $((secs * 2 + 60)) nice -n 19 "$bin" "${args[@]}" \
+		> "$build/fuzz/$name.log" 2>&1 &
+	pid[$name]=$!
+done
+for name in "$@"; do
+	bin=$build/fuzz/$name
+	work=$build/fuzz/corpus/$name
+	log=$build/fuzz/$name.log
+	if [ -z "${pid[$name]:-}" ]; then
+		ktap_fail "$name: ${secs} s of fuzzing" "no harness $bin (make fuzz)"
+		continue
+	fi
+	wait "${pid[$name]}"
 	rc=$?
 	runs=$(sed -n 's/^Done \([0-9]*\) runs in.*/\1/p' "$log" | tail -n 1)
 	cov=$(sed -n 's/^stat::new_units_added:[[:space:]]*//p' "$log" | tail -n 1)
