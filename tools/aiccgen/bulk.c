@@ -34,6 +34,7 @@ struct flow {
 	bool started, stopped, done;
 	uint64_t t_start, t_stop;	/* absolute */
 	uint64_t base, at_stop, prev, written;
+	double prev_mbps;		/* the rate since the sample before */
 	uint32_t prev_retr;		/* tcpi_total_retrans at last sample */
 	uint64_t win_a, win_b;
 };
@@ -170,7 +171,14 @@ static void bulk_sample(struct bulk *b, int k, uint64_t now)
 			continue;
 		}
 		cur = flow_acked(b, i);
-		*m = dt > 0 ? (cur - f->prev) * 8.0 / dt / 1e6 : 0;
+		/*
+		 * Intervals the loop came to late are sampled together, at
+		 * the same moment: the first has the bytes of all, over all
+		 * their time, and the others the same rate.
+		 */
+		if (dt > 0)
+			f->prev_mbps = (cur - f->prev) * 8.0 / dt / 1e6;
+		*m = f->prev_mbps;
 		f->prev = cur;
 		b->iv_retr[k * b->n + i] = b->c[i].ti.ti.total_retrans -
 					   f->prev_retr;

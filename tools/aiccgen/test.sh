@@ -120,6 +120,27 @@ t_bulk_text()
 	grep -q '^flow 1:' "$tmp/bulk.txt"
 }
 
+# The event loop held up past two sampling times (the process stopped for
+# 0.6 s): the late intervals share the bytes of the stretch at its rate,
+# none reads 0, and the intervals add up to the flow's bytes.
+t_bulk_late_sample()
+{
+	local pid
+
+	"$GEN" bulk -c "$HOST" -p "$PORT" -n 1 -t 2.5 --interval 250 -j \
+		>"$tmp/late.json" &
+	pid=$!
+	sleep 0.9
+	kill -STOP "$pid"
+	sleep 0.6
+	kill -CONT "$pid"
+	wait "$pid" || return 1
+	json "$tmp/late.json" \
+		'len(d["intervals"]) == 10' \
+		'all(i["mbps"][0] > 0 for i in d["intervals"])' \
+		'abs(sum(i["mbps"][0] * (i["end_s"] - i["start_s"]) for i in d["intervals"]) * 1e6 / 8 / d["flows"][0]["bytes"] - 1) < 0.1'
+}
+
 t_incast()
 {
 	"$GEN" incast -c "$HOST" -p "$PORT" -n 4 --size 64K --iters 5 \
@@ -514,6 +535,7 @@ TESTS=(
 	"bulk_tcp_info t_bulk_tcpinfo"
 	"bulk_stagger_join_leave t_bulk_stagger"
 	"bulk_text_output t_bulk_text"
+	"bulk_late_intervals_keep_their_bytes t_bulk_late_sample"
 	"incast_4_senders t_incast"
 	"incast_ideal_ratio t_incast_ideal"
 	"patterns_alltoall_ring_p2p t_patterns"

@@ -207,6 +207,28 @@ def qdelay_us(samples, rate_bps):
     return [b * 8.0 * 1e6 / rate_bps for b in samples]
 
 
+def run_failed(base, sc, j):
+    """Why a run failed (its exit status, aiccgen's error, an incast that
+    stopped before its last iteration), or None.  Its numbers cover only
+    what it finished -- an incast's without the iteration that timed out --
+    so the targets it takes part in are missed, not judged on them."""
+    why = []
+    try:
+        with open(base + ".rc") as f:
+            rc = int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        rc = 0
+    if rc:
+        why.append("exit %d" % rc)
+    if j.get("error"):
+        why.append(str(j["error"]))
+    if sc == "incast":
+        n = (j.get("summary") or {}).get("count")
+        if j.get("iters") is not None and n is not None and n < j["iters"]:
+            why.append("%d of %d iterations" % (n, j["iters"]))
+    return "; ".join(why) or None
+
+
 def testbed_run(raw, sc, algo, rep, meta, rpcbase):
     base = os.path.join(raw, "%s-%s-r%d" % (sc, algo, rep))
     j = load_json(base + ".json")
@@ -216,7 +238,7 @@ def testbed_run(raw, sc, algo, rep, meta, rpcbase):
     rate_bps = rate_mbit * 1e6
     mss = mss_of(j)
     cap = rate_mbit * mss / (mss + HDR_BYTES)
-    m = {"error": j.get("error")}
+    m = {"error": j.get("error"), "failed": run_failed(base, sc, j)}
     cnt = counters_delta(base)
     m["marks"] = cnt.get("marks")
     m["drops"] = cnt.get("drops")
@@ -543,7 +565,15 @@ def targets(tb, cpuinfo):
     """Lines 'profile: target: value -> met/MISSED'."""
     out = []
 
-    def line(prof, what, val, ok, detail):
+    def failed(sc, a):
+        return sum(1 for x in tb["runs"].get((sc, a), []) if x.get("failed"))
+
+    def line(prof, what, val, ok, detail, sc=None):
+        # a run that failed misses every target of its scenario
+        nf = failed(sc, prof) if sc else 0
+        if nf:
+            ok = False
+            detail += ", %d run%s failed" % (nf, "" if nf == 1 else "s")
         if val is None:
             out.append("  %-9s %-46s %s" % (prof, what, "no data"))
         else:
@@ -560,7 +590,8 @@ def targets(tb, cpuinfo):
             best = max(su) if su else None
             line(a, "utilisation >= 0.97, not below any stock", u,
                  u is not None and u >= 0.97 and not_below(u, best),
-                 "%.3f (best stock %s)" % (u or 0, "%.3f" % best if best else "-"))
+                 "%.3f (best stock %s)" % (u or 0, "%.3f" % best if best else "-"),
+                 "bulk")
             # An idle link has no queue: the queue target counts only at a
             # utilisation of at least 0.9 x dctcp's.
             q = med(tb, "bulk", a, "q_p99_ms")
@@ -571,17 +602,18 @@ def targets(tb, cpuinfo):
             line(a, "queue p99 <= 0.3 x dctcp's (util >= 0.9 x)", r,
                  r is not None and r <= 0.3 and busy,
                  "%.2f x (%.2f vs %.2f ms)%s" % (r or 0, q or 0, d or 0,
-                                                 "" if busy else ", link underused"))
+                                                 "" if busy else ", link underused"),
+                 "bulk")
         if "stagger" in sc:
             j = med(tb, "stagger", a, "jain")
             line(a, "Jain's index >= 0.99", j, j is not None and j >= 0.99,
-                 "%.3f" % (j or 0))
+                 "%.3f" % (j or 0), "stagger")
         if "incast" in sc:
             r = med(tb, "incast", a, "ratio_p50")
             rto = sum((x.get("rtos") or 0) for x in tb["runs"].get(("incast", a), []))
             line(a, "incast completion <= 1.15 x ideal, 0 RTOs", r,
                  r is not None and r <= 1.15 and rto == 0,
-                 "%.2f x ideal, %d RTOs" % (r or 0, rto))
+                 "%.2f x ideal, %d RTOs" % (r or 0, rto), "incast")
             c = med(tb, "incast", a, "ct_p50_ms")
             sc_ = [med(tb, "incast", s, "ct_p50_ms") for s in stock]
             sc_ = [x for x in sc_ if x is not None]
@@ -589,10 +621,13 @@ def targets(tb, cpuinfo):
             r2 = c / best if c is not None and best else None
             line(a, "incast completion <= 0.6 x best stock", r2,
                  r2 is not None and r2 <= 0.6,
-                 "%.2f x (%.0f vs %.0f ms)" % (r2 or 0, c or 0, best or 0))
+                 "%.2f x (%.0f vs %.0f ms)" % (r2 or 0, c or 0, best or 0),
+                 "incast")
         if "rpc" in sc:
             d = med(tb, "rpc", a, "p99_over_base_ms")
-            lost = med(tb, "rpc", a, "lost")
+            # every unanswered request of every run (a median would hide
+            # the one run that lost them)
+            lost = sum((x.get("lost") or 0) for x in tb["runs"].get(("rpc", a), []))
             b50 = med(tb, "rpc", a, "base_ms")
             b99 = med(tb, "rpc", a, "base_p99_ms")
             alone = (" (the probe alone: p99 +%.2f ms)" % (b99 - b50)
@@ -600,7 +635,8 @@ def targets(tb, cpuinfo):
             line(a, "RPC p99 within 1 ms of base RTT", d,
                  d is not None and d <= 1.0 and not lost,
                  "+%.2f ms%s%s" % (d or 0, alone,
-                                   ", %d unanswered" % lost if lost else ""))
+                                   ", %d unanswered" % lost if lost else ""),
+                 "rpc")
     if cpuinfo and cpuinfo.get("ir_per_ack"):
         for p, v in sorted(cpuinfo["ir_per_ack"].items()):
             line(p, "core <= 150 instructions per ACK", v, v <= 150, "%.0f" % v)

@@ -36,7 +36,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..18"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -296,6 +296,41 @@ sys.exit(0 if (verdict(0.9998, 1.0001), verdict(0.998, 1.0),
                verdict(0.9696, 0.9)) == ("met", "MISSED", "MISSED") else 1)
 EOF
 ok $? "utilisation compared at the precision shown"
+
+# A run that failed misses its scenario's targets: an incast that stopped
+# at its sixth of ten iterations (whose numbers leave the slow one out),
+# a nonzero exit status; and the RPC target counts every run's unanswered
+# requests, not their median (0, 0 and 40: 40, missed).
+python3 - "$dir" "$tmp" <<'EOF'
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import report
+
+d = sys.argv[2]
+with open(os.path.join(d, "inc.rc"), "w") as f:
+    f.write("1\n")
+why = report.run_failed(os.path.join(d, "inc"), "incast",
+                        {"iters": 10, "summary": {"count": 6}})
+good = report.run_failed(os.path.join(d, "none"), "incast",
+                         {"iters": 10, "summary": {"count": 10}})
+ok = {"ratio_p50": 1.0, "ct_p50_ms": 100, "rtos": 0}
+tb = {"algos": ["aicc", "dctcp"], "scenarios": ["incast", "rpc"],
+      "runs": {("incast", "aicc"): [dict(ok), dict(ok, failed=why), dict(ok)],
+               ("incast", "dctcp"): [dict(ok, ct_p50_ms=110)],
+               ("rpc", "aicc"): [{"p99_over_base_ms": 0.5, "lost": n}
+                                 for n in (0, 0, 40)]}}
+out = report.targets(tb, None)
+lines = [l for l in out.splitlines() if l.startswith("  aicc")]
+inc = [l for l in lines if "1.15 x ideal" in l]
+rpc = [l for l in lines if "RPC p99" in l]
+print("# %s | %s | %s" % (why, inc, rpc))
+sys.exit(0 if why == "exit 1; 6 of 10 iterations" and good is None and
+         inc and inc[0].endswith("MISSED") and "1 run failed" in inc[0] and
+         rpc and rpc[0].endswith("MISSED") and "40 unanswered" in rpc[0]
+         else 1)
+EOF
+ok $? "a failed run misses its targets; unanswered RPCs summed over runs"
 
 # A testbed ablation whose rows lack a column (the q99 of a run without
 # the queue sampler) is left out with a message naming the row, not read
