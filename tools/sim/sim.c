@@ -615,6 +615,12 @@ static void send_ack(struct sim *s, struct flow *f)
 
 static void wl_msg_done(struct sim *s, struct flow *f, const struct msg *m);
 
+/* Is it now inside the measurement window? */
+static inline bool in_window(const struct sim *s)
+{
+	return s->now >= s->w0 && s->now <= s->w1;
+}
+
 static void msg_check_done(struct sim *s, struct flow *f)
 {
 	while (f->rx_msg < f->msg_n) {
@@ -633,8 +639,10 @@ static void msg_check_done(struct sim *s, struct flow *f)
 				 f->ideal_hop_ps);
 		k = m.bytes < 10000 ? 0 : m.bytes < 100000 ? 1 :
 			m.bytes < 1000000 ? 2 : 3;
-		if (sim_dist_add(&s->fct[k], fct / PS_PER_US) ||
-		    sim_dist_add(&s->sd[k], fct / ideal))
+		/* a message counts in the window it completes in */
+		if (in_window(s) &&
+		    (sim_dist_add(&s->fct[k], fct / PS_PER_US) ||
+		     sim_dist_add(&s->sd[k], fct / ideal)))
 			s->oom = true;
 		s->r->msgs_done++;
 		wl_msg_done(s, f, &m);
@@ -1015,12 +1023,6 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	flow_fill(s, f);
 }
 
-/* Is it now inside the measurement window? */
-static inline bool in_window(const struct sim *s)
-{
-	return s->now >= s->w0 && s->now <= s->w1;
-}
-
 /*
  * Past the cold start: for the collectives, once their first iteration
  * has ended (every flow then has a window and a rate learned from the
@@ -1180,7 +1182,9 @@ static void wl_msg_done(struct sim *s, struct flow *f, const struct msg *m)
 	case SIM_SC_ALLTOALL:
 		if (--s->iter_open)
 			return;
-		if (sim_dist_add(&s->cct, (double)(s->now - s->iter_start) /
+		/* an iteration counts in the window it completes in */
+		if (in_window(s) &&
+		    sim_dist_add(&s->cct, (double)(s->now - s->iter_start) /
 				 PS_PER_US))
 			s->oom = true;
 		s->iter++;
