@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	38
+#define NR_TESTS	40
 
 static void report(bool ok, const char *name)
 {
