@@ -80,27 +80,43 @@ sci_float_ok()
 
 # run_checkpatch LOG [checkpatch options] -- DIR...: prints the number of
 # findings; the findings go to LOG.
+# out_dir LOG: an empty LOG, and LOG.d/ for the outputs of one check run
+# file by file, each named after its file with '/' as '%'
+out_dir()
+{
+	: > "$1" && rm -rf "$1.d" && mkdir -p "$1.d"
+}
+
+# gather LOG FILE...: the outputs of LOG.d/ appended to LOG in FILE order
+gather()
+{
+	local log=$1 f
+
+	shift
+	for f in "$@"; do
+		cat "$log.d/$(echo "$f" | tr / %)" >> "$log"
+	done
+}
+
 run_checkpatch()
 {
-	local log=$1 opts=() f
+	local log=$1 opts=() files
 	shift
 	while [ "$1" != "--" ]; do
 		opts+=("$1")
 		shift
 	done
 	shift
-	: > "$log"
-	rm -rf "$log.d" && mkdir -p "$log.d" || return 1
+	mapfile -t files < <(c_files "$@")
+	out_dir "$log" || return 1
 	# one checkpatch per file, two at a time, each into a file of its own
 	# shellcheck disable=SC2016 # expanded by the inner sh
-	c_files "$@" | xargs -r -P 2 -I {} sh -c \
+	printf '%s\n' "${files[@]}" | xargs -r -P 2 -I {} sh -c \
 		'f=$1 d=$2; shift 2
 		 perl "$0" --no-tree --strict --terse --show-types \
 			--no-summary "$@" -f "$f" > "$d/$(echo "$f" | tr / %)" 2>&1' \
 		"$checkpatch" {} "$log.d" "${opts[@]}"
-	for f in $(c_files "$@"); do
-		cat "$log.d/$(echo "$f" | tr / %)" >> "$log"
-	done
+	gather "$log" "${files[@]}"
 	grep -vE "CAMELCASE: Avoid CamelCase: $KERNEL_CAMEL\$" "$log" |
 		grep -E ': (ERROR|WARNING|CHECK):' | sci_float_ok > "$log.findings"
 	wc -l < "$log.findings"
@@ -131,22 +147,18 @@ sh_files()
 # directives and the relative paths of its '.' lines resolve.
 run_shellcheck()
 {
-	local log=$1 f d
+	local log=$1
 
 	shift
-	: > "$log"
-	rm -rf "$log.d" && mkdir -p "$log.d" && d=$(cd "$log.d" && pwd) ||
-		return 1
+	out_dir "$log" || return 1
 	# two at a time, each into a file of its own, then in order
 	# shellcheck disable=SC2016 # expanded by the inner sh
 	printf '%s\n' "$@" | xargs -r -P 2 -I {} sh -c \
 		'cd "$(dirname "$1")" &&
 		 shellcheck -x -S warning -f gcc "$(basename "$1")" |
 			sed "s|^|$(dirname "$1")/|" > "$2/$(echo "$1" | tr / %)"' \
-		sh {} "$d"
-	for f in "$@"; do
-		cat "$d/$(echo "$f" | tr / %)" >> "$log"
-	done
+		sh {} "$(cd "$log.d" && pwd)"
+	gather "$log" "$@"
 	grep -c ': \(warning\|error\):' "$log"
 }
 

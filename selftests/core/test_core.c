@@ -102,6 +102,13 @@ static void drv_to_track(struct drv *d, u32 base)
 		drv_round(d, base * 3, 0, 0);
 }
 
+/* The flow sends again after 5 ms idle (d->now stays): the events. */
+static unsigned int drv_gap(struct drv *d)
+{
+	return aicc_on_tx_start(&d->f, &d->p, d->now + 5000000ULL,
+				5000000ULL, d->delivered, d->ce);
+}
+
 /* The law's reference knobs, out of fast start on a 100 us path. */
 static void drv_tracking(struct drv *d)
 {
@@ -911,8 +918,7 @@ KTAP_CASE(rto_after_resume_restarts_from_busy_round)
 	d.f.cwnd = 100ULL << 16;
 	drv_round_n(&d, 100000, 0, 0, 30);
 	drv_round_n(&d, 100000, 1, 0, 30);
-	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered, d.ce);
+	drv_gap(&d);
 	d.now += 5000000ULL;
 	ktap_expect(d.f.mode == AICC_MODE_RESUME, "mode %u after the gap",
 		    d.f.mode);
@@ -1121,8 +1127,7 @@ KTAP_CASE(idle_resume_and_reset)
 	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 20000, 20000,
 			      d.delivered, d.ce);
 	ktap_expect(!ev, "a gap shorter than the base RTT counted as idle");
-	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			      d.delivered, d.ce);
+	ev = drv_gap(&d);
 	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.mode == AICC_MODE_RESUME,
 		    "5 ms idle: ev %#x mode %u", ev, d.f.mode);
 	/*
@@ -1209,8 +1214,7 @@ KTAP_CASE(resume_rate_survives_delivered_wrap)
 	for (int i = 0; i < 60; i++)
 		drv_round_n(&d, 100000, i == 0, 0, 25);
 	w = d.f.cwnd;
-	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			      d.delivered, d.ce);
+	ev = drv_gap(&d);
 	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.cwnd == w,
 		    "ev %#x, window %.2f after the gap, %.2f before", ev,
 		    d.f.cwnd / 65536.0, w / 65536.0);
@@ -1236,8 +1240,7 @@ KTAP_CASE(resume_window_exact_at_microsecond_rtts)
 	d.f.busy_del0 = d.delivered;
 	for (int i = 0; i < 200; i++)
 		drv_round_n(&d, base, i == 0, 0, 25);
-	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered, d.ce);
+	drv_gap(&d);
 	want = 25.0 * (base + d.f.target) / base;
 	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
 		    fabs(cwnd_pkts(&d) / want - 1) < 0.02,
@@ -1320,8 +1323,7 @@ KTAP_CASE(resume_window_not_below_min_cwnd)
 	d.f.xflags |= AICC_X_BUSY_CONG | AICC_X_BUSY_WND;
 	/* one packet delivered in a second */
 	drv_ack(&d, 1000000000ULL, 100000, d.delivered, 0, 0, 0);
-	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered, d.ce);
+	drv_gap(&d);
 	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
 		    d.f.cwnd >= d.p.min_cwnd_q16 && d.f.rate > 1,
 		    "window %.4f after idle, min_cwnd %.4f, rate %llu",
@@ -1343,8 +1345,7 @@ KTAP_CASE(resume_hold_half_a_packet_time)
 	drv_busy_period(&d, 0);
 	h = aicc_resume_hold_ns(&d.f, 5000000ULL, d.mss);
 	ktap_expect(h == 0, "hold outside a resume: %llu ns", h);
-	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered, d.ce);
+	drv_gap(&d);
 	pkt_ns = d.mss * 1e9 / d.f.rate;
 	h = aicc_resume_hold_ns(&d.f, 5000000ULL, d.mss);
 	ktap_expect(fabs(h - pkt_ns / 2) <= 1,
@@ -1371,8 +1372,7 @@ KTAP_CASE(idle_resume_keeps_window_without_congestion)
 
 	drv_busy_period(&d, -1);
 	w = d.f.cwnd;
-	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			      d.delivered, d.ce);
+	ev = drv_gap(&d);
 	ktap_expect(ev == AICC_EV_IDLE_RESUME && d.f.mode == AICC_MODE_RESUME,
 		    "5 ms idle: ev %#x mode %u", ev, d.f.mode);
 	ktap_expect(d.f.cwnd == w && w >= 50ULL << 16,
@@ -1381,8 +1381,7 @@ KTAP_CASE(idle_resume_keeps_window_without_congestion)
 	/* the same trickle with one round's queue above target: resized */
 	for (int i = 0; i < 10; i++)
 		drv_round_n(&d, i == 3 ? 300000 : 100000, 0, 0, 25);
-	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered, d.ce);
+	drv_gap(&d);
 	ktap_expect(cwnd_pkts(&d) < 40,
 		    "window %.2f after a busy period with a queue",
 		    cwnd_pkts(&d));
@@ -1405,8 +1404,7 @@ KTAP_CASE(idle_resume_keeps_window_of_app_limited_period)
 	d.f.cwnd = 10ULL << 16;
 	drv_round_n(&d, 100000, 0, 0, 10);
 	/* the requests' busy period begins after a gap */
-	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered, d.ce);
+	drv_gap(&d);
 	d.now += 5000000ULL;
 	/* two requests of one packet each, their RTTs 3 base RTTs of queue */
 	d.app_limited = 1;
@@ -1417,8 +1415,7 @@ KTAP_CASE(idle_resume_keeps_window_of_app_limited_period)
 		    !(d.f.xflags & AICC_X_BUSY_WND),
 		    "xflags %#x: want congestion, no window-limited round",
 		    d.f.xflags);
-	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered, d.ce);
+	drv_gap(&d);
 	d.now += 5000000ULL;
 	ktap_expect(d.f.mode == AICC_MODE_RESUME && d.f.cwnd == w &&
 		    w >= 10ULL << 16,
@@ -1430,8 +1427,7 @@ KTAP_CASE(idle_resume_keeps_window_of_app_limited_period)
 	for (int i = 0; i < 2; i++)
 		drv_round_n(&d, 100000, 0, 0, 1);
 	w = d.f.cwnd;
-	aicc_on_tx_start(&d.f, &d.p, d.now + 5000000ULL, 5000000ULL,
-			 d.delivered, d.ce);
+	drv_gap(&d);
 	ktap_expect(d.f.cwnd < w,
 		    "window %.2f after a window-limited round, was %.2f",
 		    cwnd_pkts(&d), w / 65536.0);

@@ -31,7 +31,8 @@ struct cmd {
 int run_cmd_table(const struct cmd *tab, const char *prefix,
 		  int argc, char **argv);
 void print_cmd_usage(FILE *f, const struct cmd *c, const char *prefix);
-bool is_help(const char *arg);
+bool is_help(const char *arg);		/* -h, --help or help */
+bool is_help_flag(const char *arg);	/* -h or --help */
 
 extern bool opt_json;
 extern bool opt_pretty;

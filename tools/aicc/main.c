@@ -174,10 +174,14 @@ int replace_close(const char *what, FILE *f, const char *tmp,
 	return 0;
 }
 
+bool is_help_flag(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
 bool is_help(const char *arg)
 {
-	return !strcmp(arg, "-h") || !strcmp(arg, "--help") ||
-	       !strcmp(arg, "help");
+	return is_help_flag(arg) || !strcmp(arg, "help");
 }
 
 void print_cmd_usage(FILE *f, const struct cmd *c, const char *prefix)
@@ -260,8 +264,7 @@ int run_cmd_table(const struct cmd *tab, const char *prefix,
 			continue;
 		/* a sub-command answers -h wherever it comes (aicc(8)) */
 		for (i = 1; prefix && i < argc; i++) {
-			if (!strcmp(argv[i], "-h") ||
-			    !strcmp(argv[i], "--help")) {
+			if (is_help_flag(argv[i])) {
 				print_cmd_usage(stdout, c, prefix);
 				return 0;
 			}
@@ -283,7 +286,7 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *o = argv[i];
 
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+		if (is_help_flag(o)) {
 			usage(stdout);
 			return check_stdout(0);
 		}

@@ -304,9 +304,7 @@ int cmd_model(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : NULL;
 
-	if (!sub || is_help(sub) ||
-	    (argc > 2 && (!strcmp(argv[argc - 1], "-h") ||
-			  !strcmp(argv[argc - 1], "--help")))) {
+	if (!sub || is_help(sub) || (argc > 2 && is_help_flag(argv[argc - 1]))) {
 		model_usage(sub ? stdout : stderr);
 		return sub ? 0 : EXIT_USAGE;
 	}
