@@ -81,6 +81,7 @@ static void reno_cut(struct sim *s, struct flow *f, u32 ssthresh)
 	f->cwnd = r->ssthresh;
 	r->cnt = 0;
 	r->high_seq = f->snd_nxt;
+	r->in_loss = false;
 }
 
 /* dctcp_ssthresh(): cwnd less alpha / 2 of it */
@@ -137,14 +138,24 @@ static void dctcp_on_ack(struct sim *s, struct flow *f,
 	reno_ack_common(s, f, smp, true);
 }
 
+/*
+ * tcp_enter_loss(): a new ssthresh only outside a window already cut (a
+ * recovery or CWR episode, snd_una before high_seq), or after a timeout
+ * whose retransmissions have since made progress; a second timeout
+ * without progress, or one during fast recovery, keeps the one it has.
+ */
 static void reno_on_rto(struct sim *s, struct flow *f)
 {
 	struct cc_reno *r = &f->cc.reno;
 
-	r->ssthresh = f->cwnd / 2 < 2 ? 2 : f->cwnd / 2;
+	if (f->snd_una >= r->high_seq ||
+	    (r->in_loss && f->snd_una != r->loss_una))
+		r->ssthresh = f->cwnd / 2 < 2 ? 2 : f->cwnd / 2;
 	f->cwnd = 1;
 	r->cnt = 0;
 	r->high_seq = f->snd_nxt;
+	r->loss_una = f->snd_una;
+	r->in_loss = true;
 }
 
 /*

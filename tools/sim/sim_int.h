@@ -161,6 +161,8 @@ extern const struct sim_cc_ops sim_cc_reno, sim_cc_dctcp, sim_cc_swift,
 
 struct cc_reno {
 	u32 ssthresh, cnt, high_seq;
+	u32 loss_una;		/* snd_una at the last timeout */
+	bool in_loss;		/* the cut window is a timeout's */
 	u32 alpha;		/* dctcp: Q10 */
 	u32 win_end, win_del0, win_ce0;
 	u32 last_ce;		/* delivered_ce at the previous ACK */

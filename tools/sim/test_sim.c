@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	40
+#define NR_TESTS	41
 
 static void report(bool ok, const char *name)
 {
@@ -1017,6 +1017,44 @@ static void test_rto(void)
 	report(ok, "rto_recovers_whole_window_loss");
 }
 
+/*
+ * Reno's and DCTCP's timeout takes a new ssthresh as tcp_enter_loss()
+ * does: not for a second timeout before the first made progress (its
+ * window of one packet would halve ssthresh to 2), nor for one inside
+ * a window fast recovery already cut; again once the retransmissions
+ * have moved snd_una.
+ */
+static void test_rto_ssthresh(void)
+{
+	static struct sim s;
+	static struct flow f;
+	struct cc_reno *r = &f.cc.reno;
+	bool ok;
+
+	f.cwnd = 40;
+	f.snd_una = 100;
+	f.snd_nxt = 140;
+	sim_cc_dctcp.on_rto(&s, &f);
+	ok = r->ssthresh == 20 && f.cwnd == 1;
+	f.cwnd = 2;		/* retransmitted, nothing acknowledged */
+	sim_cc_dctcp.on_rto(&s, &f);
+	ok = ok && r->ssthresh == 20 && f.cwnd == 1;
+	f.snd_una = 101;	/* progress, then a timeout again */
+	f.cwnd = 6;
+	sim_cc_reno.on_rto(&s, &f);
+	ok = ok && r->ssthresh == 3 && f.cwnd == 1;
+	/* fast recovery's cut, and a timeout before snd_una passes it */
+	f.cwnd = 20;
+	f.snd_nxt = 230;
+	r->in_loss = false;
+	r->high_seq = 230;
+	r->ssthresh = 10;
+	f.snd_una = 210;
+	sim_cc_reno.on_rto(&s, &f);
+	ok = ok && r->ssthresh == 10 && f.cwnd == 1;
+	report(ok, "rto_halves_ssthresh_once_per_episode");
+}
+
 /* the RTT each flow's handshake gave its controller, in ps */
 static u64 seed_rtt[8];
 
@@ -1252,6 +1290,7 @@ int main(void)
 	test_tlp_aicc();
 	test_delack();
 	test_rto();
+	test_rto_ssthresh();
 	test_preconnect();
 	test_stagger_step();
 	test_connect_jitter();
