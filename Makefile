@@ -72,6 +72,15 @@ kmods:
 module_params = $(shell sed -n 's/^module_param.\([a-z0-9_]*\),.*/\1/p' \
 	$(1) | paste -sd, -)
 
+# $(call sysfs_files,FILES): the files the attributes of FILES name
+# (__ATTR(), __ATTR_RO(), __BIN_ATTR(), or .name = a uapi macro),
+# comma-separated (check-abi-doc, check-roce-abi-doc)
+sysfs_files = ${shell { sed -n \
+	's/.*__\(BIN_\)\{0,1\}ATTR\(_RO\)\{0,1\}(\([a-z0-9_]*\).*/\3/p' $(1); \
+	for m in $$(sed -n 's/.*\.name = \(AICC_[A-Z0-9_]*\).*/\1/p' $(1)); do \
+		sed -n "s/^\#define $$m[[:space:]]*\"\(.*\)\"/\1/p" uapi/*.h; \
+	done; } | paste -sd, -}
+
 include $(sort $(wildcard tools/*/build.mk selftests/*/build.mk)) \
 	$(wildcard selftests/build.mk)
 

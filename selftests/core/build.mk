@@ -35,21 +35,32 @@ $(BUILD)/test_ktap: selftests/core/test_ktap.c selftests/core/ktap.h \
 check-ktap: $(BUILD)/test_ktap
 	$(BUILD)/test_ktap
 
-# every sysfs file of tcp_aicc.ko has its Documentation/ABI entry: the
-# global files, every module parameter, each knob and counter of
-# module/core/aicc_tables.c, their ranges and defaults
-AICC_GLOBAL_FILES := version,rate_memory,rate_memory_entries,rate_memory_used, \
-	model,model_unload,model_loads,model_rejects
+# every sysfs file of tcp_aicc.ko has its Documentation/ABI entry, and
+# every entry in its directories names one of them: the global files (the
+# attributes of module/aicc*_sysfs.c), every module parameter, each knob
+# and counter of module/core/aicc_tables.c, their ranges and defaults.
+# The check first fails a copy of the document with a stale entry planted.
+AICC_ABI_CHECKS = -t module/core/aicc_tables.c \
+	"files=/aicc/:global files:$(call sysfs_files,module/aicc_sysfs.c module/aicc_model_sysfs.c)" \
+	"files=/tcp_aicc/parameters/:module parameters:$(call module_params,module/*.c)" \
+	"knobs=/<profile>/" "stats=/<profile>/stats/" \
+	"ranges=/<profile>/" "units=/<profile>/" \
+	"defaults=/<profile>/:module/core/aicc_defaults.h:uapi/aicc.h" stale
 
 .PHONY: check-abi-doc
 check-abi-doc:
-	bash selftests/lib/check_abi_doc.sh -t module/core/aicc_tables.c \
-		-d Documentation/ABI/testing/sysfs-kernel-aicc \
-		"files=/aicc/:global files:$(AICC_GLOBAL_FILES)" \
-		"files=/tcp_aicc/parameters/:module parameters:$(call module_params,module/*.c)" \
-		"knobs=/<profile>/" "stats=/<profile>/stats/" \
-		"ranges=/<profile>/" "units=/<profile>/" \
-		"defaults=/<profile>/:module/core/aicc_defaults.h:uapi/aicc.h"
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	for w in /sys/kernel/aicc/stale_global /sys/kernel/aicc/\<profile\>/old_knob; do \
+		{ cat Documentation/ABI/testing/sysfs-kernel-aicc; \
+		  printf '\nWhat:\t\t%s\n' "$$w"; } > "$$d/abi"; \
+		if bash selftests/lib/check_abi_doc.sh -d "$$d/abi" \
+			$(AICC_ABI_CHECKS) > "$$d/out" 2>&1; then \
+			echo "check-abi-doc: a planted entry $$w passed:"; \
+			cat "$$d/out"; exit 1; \
+		fi; \
+	done
+	bash selftests/lib/check_abi_doc.sh \
+		-d Documentation/ABI/testing/sysfs-kernel-aicc $(AICC_ABI_CHECKS)
 
 # every rst file of Documentation/ parses without a docutils warning, and
 # its :doc: references, images and includes exist; the checker first

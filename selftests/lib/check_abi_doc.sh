@@ -23,6 +23,11 @@
 #              units=PATH            every knob's entry names the table's
 #                                    unit: "Unit: WORDS" (unit_words())
 #              files=PATH:NAME:F,... each listed file F, as test NAME
+#              stale                 every "What:" line of the documents
+#                                    whose last directory is a PATH of
+#                                    this run's knobs, stats and files
+#                                    checks names one of their files
+#                                    (a file the module no longer makes)
 #              defaults=PATH:DEFAULTS.h:UAPI.h
 #                                    every knob's entry gives its default
 #                                    for each profile as the defaults
@@ -63,7 +68,7 @@ done
 [ $# -gt 0 ] || die "no CHECK given (knobs=PATH, stats=PATH, files=PATH:NAME:F,...)"
 for c in "$@"; do
 	case $c in
-	knobs=?*|stats=?*|ranges=?*|units=?*) ;;
+	knobs=?*|stats=?*|ranges=?*|units=?*|stale) ;;
 	files=?*:?*:?*) ;;
 	defaults=?*:?*:?*)
 		IFS=: read -r _ dh uh <<< "${c#defaults=}"
@@ -92,6 +97,47 @@ documented()
 	for n in "$@"; do
 		grep -qx "What:.*$path$n" "${docs[@]}" || printf ' %s' "$n"
 	done
+}
+
+# the paths of this run's knobs, stats and files checks, and PATH/NAME of
+# each file they list (stale)
+paths=()
+declare -A listed
+for c in "$@"; do
+	case $c in
+	knobs=*) p=${c#knobs=}; l=("${knobs[@]}") ;;
+	stats=*) p=${c#stats=}; l=("${stats[@]}") ;;
+	files=*)
+		IFS=: read -r p _ list <<< "${c#files=}"
+		IFS=, read -ra l <<< "$list" ;;
+	*) continue ;;
+	esac
+	paths+=("$p")
+	for n in "${l[@]}"; do
+		listed["$p${n// /}"]=1
+	done
+done
+
+# stale: the "What:" lines in this run's paths that name no listed file
+stale()
+{
+	local w dir p bad="" n=0
+
+	while read -r _ w; do
+		dir=${w%/*}/
+		for p in "${paths[@]}"; do
+			[[ $dir == *"$p" ]] || continue
+			n=$((n + 1))
+			[ -n "${listed["$p${w##*/}"]:-}" ] || bad="$bad $w"
+			break
+		done
+	done < <(grep -h '^What:' "${docs[@]}")
+	if [ "$n" -gt 0 ] && [ -z "$bad" ]; then
+		ktap_pass "all $n $label""entries name a file the module makes"
+	else
+		ktap_fail "all $label""entries name a file the module makes" \
+			"$n in this run's paths; stale:$bad"
+	fi
 }
 
 # all_of KIND MIN MODE PATH NAME...: every NAME documented, its entry
@@ -259,6 +305,7 @@ for c in "$@"; do
 	stats=*) all_of counters 10 RO "${c#stats=}" "${stats[@]}" ;;
 	ranges=*) ranges "${c#ranges=}" ;;
 	units=*) units "${c#units=}" ;;
+	stale) stale ;;
 	defaults=*)
 		IFS=: read -r path dh uh <<< "${c#defaults=}"
 		defaults "$path" "$dh" "$uh"

@@ -24,16 +24,19 @@ $(BUILD)/test_roce_law: selftests/rdma/test_roce_law.c selftests/core/ktap.h \
 check-roce-law: $(BUILD)/test_roce_law
 	$(BUILD)/test_roce_law
 
-# every sysfs file of aicc_roce.ko has its Documentation/ABI entry: each
-# knob and counter of module/roce/roce_tables.c, flows and flow_slots, and
-# every module parameter (from the module_param() lines)
+# every sysfs file of aicc_roce.ko has its Documentation/ABI entry, and
+# every entry in its directories names one of them: each knob and counter
+# of module/roce/roce_tables.c, the files of roce_sysfs.c's attributes
+# (flows and flow_slots), and every module parameter (from the
+# module_param() lines)
 check-roce-abi-doc:
 	bash selftests/lib/check_abi_doc.sh -t module/roce/roce_tables.c -l RoCE \
 		-d Documentation/ABI/testing/sysfs-kernel-aicc \
 		"knobs=/aicc/roce/" "stats=/aicc/roce/stats/" \
 		"ranges=/aicc/roce/" "units=/aicc/roce/" \
-		"files=/aicc/roce/:flows and flow_slots:flows,flow_slots" \
-		"files=/aicc_roce/parameters/:module parameters:$(call module_params,module/roce/*.c)"
+		"files=/aicc/roce/:flows and flow_slots:$(call sysfs_files,module/roce/roce_sysfs.c)" \
+		"files=/aicc_roce/parameters/:module parameters:$(call module_params,module/roce/*.c)" \
+		stale
 
 check-rdma-tool: $(BUILD)/aicc
 	@AICC=$(BUILD)/aicc bash selftests/rdma/check_rdma_tool.sh; rc=$$?; \

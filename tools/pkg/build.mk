@@ -18,6 +18,8 @@
 #                       (git archive HEAD) into $(BUILD)/pkg/
 #   make check-pkg      selftests/pkg/test_pkg.sh: build, inspect, install
 #                       and remove the packages (root; part of check-unit)
+#   make check-version  the version is AICC_VERSION wherever it is written
+#                       (part of check-unit)
 
 AICC_PKG_VERSION := $(shell sed -n \
 	's/^.define[[:space:]]*AICC_VERSION[[:space:]]*"\(.*\)"/\1/p' uapi/aicc.h)
@@ -37,9 +39,16 @@ SIGN_MODULE	?= $(CURDIR)/tcp_aicc.ko
 # aicc_roce.ko is signed too when it was built next to it.
 SIGN_EXTRA	?= $(wildcard $(dir $(SIGN_MODULE))aicc_roce.ko)
 
-CHECK_UNIT += check-pkg
+CHECK_UNIT += check-pkg check-version
 
-.PHONY: dkms-src dkms-install dkms-remove sign deb check-pkg
+.PHONY: dkms-src dkms-install dkms-remove sign deb check-pkg check-version
+
+# every file that carries the version carries AICC_VERSION; first proves
+# that another version fails it
+check-version:
+	@if bash tools/pkg/check-version.sh 0.0.0-not-this > /dev/null; then \
+		echo "check-version: a wrong version passed" >&2; exit 1; fi
+	@bash tools/pkg/check-version.sh
 
 dkms-src:
 	@v=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf); \

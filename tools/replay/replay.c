@@ -65,34 +65,36 @@ static const char *const call_name[AICC_NR_TC] = {
 };
 
 /*
- * Field names for mismatch reports, in the order of struct aicc_flow; a
- * field runs to the next one's offset (the last to the end of the struct).
+ * Field names for mismatch reports, every member of struct aicc_flow in
+ * order: fields_cover_flow() refuses to run if one is left out.
  */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define FIELD(f)	{ #f, offsetof(struct aicc_flow, f),		\
+			  sizeof(((struct aicc_flow *)0)->f) }
 static const struct {
 	const char *name;
-	size_t off;
+	size_t off, len;
 } fields[] = {
-	{ "cwnd", offsetof(struct aicc_flow, cwnd) },
-	{ "rate", offsetof(struct aicc_flow, rate) },
-	{ "inv_rtt", offsetof(struct aicc_flow, inv_rtt) },
-	{ "base_rtt", offsetof(struct aicc_flow, base_rtt) },
-	{ "base_stamp", offsetof(struct aicc_flow, base_stamp) },
-	{ "round_end", offsetof(struct aicc_flow, round_end) },
-	{ "round_ce0", offsetof(struct aicc_flow, round_ce0) },
-	{ "round_rtt", offsetof(struct aicc_flow, round_rtt) },
-	{ "prev_rtt", offsetof(struct aicc_flow, prev_rtt) },
-	{ "last_del", offsetof(struct aicc_flow, last_del) },
-	{ "target", offsetof(struct aicc_flow, target) },
-	{ "qdelay", offsetof(struct aicc_flow, qdelay) },
-	{ "busy_start", offsetof(struct aicc_flow, busy_start) },
-	{ "busy_del0", offsetof(struct aicc_flow, busy_del0) },
-	{ "mss", offsetof(struct aicc_flow, mss) },
-	{ "alpha", offsetof(struct aicc_flow, alpha) },
-	{ "mode", offsetof(struct aicc_flow, mode) },
-	{ "flags", offsetof(struct aicc_flow, flags) },
-	{ "profile", offsetof(struct aicc_flow, profile) },
+	FIELD(cwnd), FIELD(rate), FIELD(inv_rtt), FIELD(base_rtt),
+	FIELD(base_stamp), FIELD(round_end), FIELD(round_ce0),
+	FIELD(round_rtt), FIELD(prev_rtt), FIELD(last_del), FIELD(target),
+	FIELD(qdelay), FIELD(busy_start), FIELD(busy_del0), FIELD(mss),
+	FIELD(alpha), FIELD(mode), FIELD(flags), FIELD(profile),
+	FIELD(pol_hist), FIELD(del_max), FIELD(pol_hold), FIELD(xflags),
 };
+
+/* The fields follow each other to the struct's end, no byte unnamed. */
+static int fields_cover_flow(void)
+{
+	size_t i, end = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (fields[i].off != end)
+			return 0;
+		end += fields[i].len;
+	}
+	return end == sizeof(struct aicc_flow);
+}
 
 static unsigned long hash_key(const char *s)
 {
@@ -226,11 +228,9 @@ static void report(unsigned long lineno, const struct record *r,
 	if (ev != r->ret)
 		printf(" events 0x%x (kernel 0x%x)", ev, r->ret);
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
-		size_t off = fields[i].off, len;
+		size_t off = fields[i].off, len = fields[i].len;
 		unsigned long long x = 0, y = 0;
 
-		len = (i + 1 < ARRAY_SIZE(fields) ? fields[i + 1].off :
-		       sizeof(*got)) - off;
 		if (!memcmp(a + off, r->out + off, len))
 			continue;
 		memcpy(&x, a + off, len > sizeof(x) ? sizeof(x) : len);
@@ -362,6 +362,10 @@ int main(int argc, char **argv)
 	FILE *in;
 	int rc;
 
+	if (!fields_cover_flow()) {
+		fprintf(stderr, "aicc-replay: internal error: its field table misses a member of struct aicc_flow\n");
+		return 2;
+	}
 	for (i = 1; i < (unsigned int)argc; i++) {
 		if (!strcmp(argv[i], "-v")) {
 			verbose = 1;

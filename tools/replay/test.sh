@@ -24,7 +24,7 @@ run()
 	out=$("$REPLAY" "$1" 2>&1) && rc=0 || rc=$?
 }
 
-ktap_plan 10
+ktap_plan 11
 
 "$GEN" 3 > "$TMP/t" || { ktap_fail "generate"; ktap_finish; }
 run "$TMP/t"
@@ -45,6 +45,16 @@ awk 'NR == 2000 { sub(/ out=../, " out=ff") } { print }' "$TMP/t" > "$TMP/m"
 run "$TMP/m"
 ktap_expect "a changed window is found and named" \
 	"$rc -eq 1 -a $(echo "$out" | grep -c 'line 2000: ack .* cwnd') -eq 1"
+
+# ... and its last byte (xflags, the last member of struct aicc_flow)
+awk 'NR == 2000 {
+	i = index($0, " out=") + 5 + 158
+	b = substr($0, i, 2) == "ff" ? "00" : "ff"
+	$0 = substr($0, 1, i - 1) b substr($0, i + 2)
+} { print }' "$TMP/t" > "$TMP/m"
+run "$TMP/m"
+ktap_expect "a changed last byte is found and named" \
+	"$rc -eq 1 -a $(echo "$out" | grep -c 'line 2000: ack .* xflags [0-9]* (kernel') -eq 1"
 
 awk 'NR == 2000 { sub(/ ret=[0-9a-fx]+/, " ret=0x4000") } { print }' \
 	"$TMP/t" > "$TMP/m"
