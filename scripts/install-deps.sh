@@ -40,8 +40,9 @@ apt-get install "${apt_opts[@]}" \
 apt-get install "${apt_opts[@]}" rdma-core ibverbs-providers ibverbs-utils \
 	perftest rdmacm-utils
 
-# Packaging: DKMS and the Debian package build and check (make check-pkg).
-apt-get install "${apt_opts[@]}" dkms dh-dkms debhelper dpkg-dev lintian
+# Packaging: DKMS and the Debian package build and check (make check-pkg;
+# git lists the tracked files its source package is made of).
+apt-get install "${apt_opts[@]}" dkms dh-dkms debhelper dpkg-dev lintian git
 
 # The benchmark's CPU cost (make bench): callgrind.
 apt-get install "${apt_opts[@]}" valgrind

@@ -14,7 +14,8 @@
 # or missed a target ("# TODO"), and per measured value (the "# NAME: VALUE
 # (want LO..HI)" lines of ktap_expect_range) its minimum, median and
 # maximum over the runs.  Exit status 0 when every run passed: a run that
-# skipped (exit 4) or reported fewer results than its plan did not.
+# skipped (exit 4) or reported fewer results than its plan did not, nor
+# did any run of a VM that hung, died or logged a kernel warning.
 #
 # Timing-sensitive: run it on an otherwise idle machine.
 
@@ -112,4 +113,12 @@ done | awk -v n="$runs" '
 	}' | tee "$out/summary.txt"
 rc=${PIPESTATUS[1]}
 [ "$runs" -eq "$n" ] || { echo "repeat: only $runs of $n runs reported"; rc=1; }
+# The VM run itself: 0 or 1 is the runner's own verdict on the runs counted
+# above; anything else (the guest hung, died or logged a kernel warning,
+# see tools/vm/aicc-vm; the runner killed or aborted) fails however the
+# runs went.
+if [ "$vrc" -gt 1 ]; then
+	echo "repeat: the VM run failed (aicc-vm exit $vrc, see $out/console.log)"
+	rc=1
+fi
 exit "$rc"

@@ -20,8 +20,10 @@
 # TEST words restrict the VM tests to names containing them (e.g. "net/").
 # A test that exits non-zero without a "not ok" line, reports fewer
 # results than it planned (one failure, "incomplete"), or times out counts
-# as a failure; so does a VM
-# that hangs, panics or logs a kernel WARNING/BUG (see tools/vm/aicc-vm).
+# as a failure; so does each test of the runner's plan that left no
+# results, and a VM run that exits other than 0, 1 or 4: one that hangs,
+# panics or logs a kernel WARNING/BUG (see tools/vm/aicc-vm), is killed or
+# cannot start the runner.
 # Logs: build/check/.
 
 set -u
@@ -41,7 +43,7 @@ while [ $# -gt 0 ]; do
 		vm_tmo=$2; shift 2 ;;
 	--no-deps) deps=0; shift ;;
 	--no-unit) unit=0; shift ;;
-	-h|--help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-all: unknown option '$1'" >&2; exit 2 ;;
 	*) words+=("$1"); shift ;;
 	esac
@@ -181,19 +183,34 @@ for k in $kernels; do
 			fi
 		done < <(find "$out/results" -name '*.ktap' | sort)
 	fi
+	# The runner's plan (the tests it set out to run, one a line): each
+	# one without results did not run, the VM run having ended first.
+	if [ -f "$out/plan" ]; then
+		while IFS= read -r name; do
+			[ -n "$name" ] && [ ! -f "$out/results/$name.ktap" ] || continue
+			c_pass=0 c_fail=1 c_skip=0
+			add "$k: $name" "  (no results: not run, the VM run ended first)"
+		done < "$out/plan"
+	fi
 	case $vrc in
+	0|1|4)
+		# the runner's own status: its tests' failures are counted above
+		if [ ! -f "$out/plan" ]; then
+			c_pass=0 c_fail=1 c_skip=0
+			add "$k: VM run" "  (exit $vrc but no test plan from run-in-vm.sh)"
+		fi
+		;;
 	124|125|126)
 		# the VM itself failed: hung, died, or kernel warnings
 		c_pass=0 c_fail=1 c_skip=0
 		add "$k: VM run" "  (aicc-vm exit $vrc, see build/check/vm-$k.log)"
 		grep -E '^aicc-vm:' -A 20 "$res/vm-$k.log" | head -n 25 | sed 's/^/        /'
 		;;
-	0|1) ;;
 	*)
-		if [ ! -d "$out/results" ]; then
-			c_pass=0 c_fail=1 c_skip=0
-			add "$k: VM run" "  (exit $vrc, see build/check/vm-$k.log)"
-		fi
+		# anything else ended the run early (killed, 137/143; the
+		# command not found, 127; the runner's own error, 2)
+		c_pass=0 c_fail=1 c_skip=0
+		add "$k: VM run" "  (exit $vrc, see build/check/vm-$k.log)"
 		;;
 	esac
 done

@@ -9,13 +9,15 @@
 #
 # Each test's output goes to the console and to
 # $AICC_OUT/results/<group>/<test>.ktap, its exit status to <test>.rc and
-# its run time in seconds to <test>.time; run-all.sh counts the results from
-# there.  After each test, leftover network namespaces are deleted and
-# tcp_aicc is unloaded (with a warning), so every test starts clean.  AICC_TESTS="net/ module/test_x" runs only the tests whose
-# <group>/<name> contains one of the words; AICC_TEST_TIMEOUT (seconds,
-# default 600) bounds each test.  AICC_REPEAT=N runs each selected test N
-# times in a row, as <test>@1 ... <test>@N (selftests/repeat.sh).  Prints
-# its own KTAP summary, one line per test run, and exits 1 if any failed.
+# its run time in seconds to <test>.time, and the list of tests it is about
+# to run to $AICC_OUT/plan; run-all.sh counts the results from there.
+# After each test, leftover network namespaces are deleted and tcp_aicc is
+# unloaded (with a warning), so every test starts clean.
+# AICC_TESTS="net/ module/test_x" runs only the tests whose <group>/<name>
+# contains one of the words; AICC_TEST_TIMEOUT (seconds, default 600)
+# bounds each test.  AICC_REPEAT=N runs each selected test N times in a
+# row, as <test>@1 ... <test>@N (selftests/repeat.sh).  Prints its own KTAP
+# summary, one line per test run, and exits 1 if any failed.
 
 set -u
 
@@ -56,6 +58,9 @@ for t in selftests/*/test_*.sh build/selftests/*/test_*; do
 	fi
 done
 
+# The plan, one name a line, for run-all.sh: a test without results there
+# (the VM killed, or this runner aborted, before it ran) is a failure.
+printf '%s\n' "${tests[@]%%=*}" | sed '/^$/d' > "$AICC_OUT/plan"
 ktap_plan ${#tests[@]}
 ktap_info "aicc selftests on $(uname -r): ${#tests[@]} test programs"
 

@@ -12,6 +12,9 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/ktap.sh"
+# mod_unload, mod_busy_info
+# shellcheck source-path=SCRIPTDIR source=../lib/unload.sh
+. "$here/../lib/unload.sh"
 
 ktap_require_root
 ktap_require ip ss iperf3 insmod rmmod depmod modprobe
@@ -37,7 +40,7 @@ cleanup()
 	[ -n "${old_helper:-}" ] && echo "$old_helper" > /proc/sys/kernel/modprobe
 	[ -n "${mroot:-}" ] && rm -rf "$mroot"
 	[ -n "${iperf_err:-}" ] && rm -f "$iperf_err"
-	rmmod tcp_aicc 2>/dev/null
+	mod_unload 5
 }
 trap cleanup EXIT
 
@@ -52,7 +55,7 @@ has_names()
 }
 
 # 1. insmod
-grep -qw aicc "$avail" && rmmod tcp_aicc 2>/dev/null
+mod_unload || ktap_info "tcp_aicc still in use after 30 s: $(mod_busy_info)"
 if out=$(insmod "$ko" 2>&1); then
 	ktap_pass "insmod tcp_aicc.ko"
 else
@@ -126,12 +129,14 @@ cc_of_flow
 ktap_expect "route congctl aicc seen by ss" "$cc = aicc" "ss shows '$cc'"
 ip -n "$A" route replace 10.99.0.0/24 dev va
 
-# 5. rmmod (no aicc sockets left)
-sleep 0.5
-if out=$(rmmod tcp_aicc 2>&1) && ! grep -qw aicc "$avail"; then
-	ktap_pass "rmmod tcp_aicc"
+# 5. rmmod (no aicc sockets left; the flows' last ones release the module
+# as they close, hence the retries)
+if ! mod_unload 10; then
+	ktap_fail "rmmod tcp_aicc" "still in use after 10 s: $(mod_busy_info)"
+elif grep -qw aicc "$avail"; then
+	ktap_fail "rmmod tcp_aicc" "names still registered: $(cat "$avail")"
 else
-	ktap_fail "rmmod tcp_aicc" "${out:-names still registered}"
+	ktap_pass "rmmod tcp_aicc"
 fi
 
 # 6+7. autoload by name.  depmod over the whole 9p-backed /lib/modules takes
@@ -147,18 +152,30 @@ mkdir -p "$mdir/updates" && cp "$ko" "$mdir/updates/" &&
 printf '#!/bin/sh\nexec %s -d %s "$@"\n' "$(command -v modprobe)" "$mroot" > "$mroot/modprobe"
 chmod +x "$mroot/modprobe"
 echo "$mroot/modprobe" > /proc/sys/kernel/modprobe
-ip -n "$A" route replace 10.99.0.0/24 dev va congctl aicc 2>/dev/null
+# (a module test 5 could not unload would pass this without an autoload)
 if grep -qw aicc "$avail"; then
-	ktap_pass "autoload by route congctl aicc"
+	ktap_fail "autoload by route congctl aicc" \
+		"tcp_aicc still loaded before the route: $(mod_busy_info)"
 else
-	ktap_fail "autoload by route congctl aicc" "modprobe tcp_aicc: $("$mroot/modprobe" -n -v tcp_aicc 2>&1)"
+	ip -n "$A" route replace 10.99.0.0/24 dev va congctl aicc 2>/dev/null
+	if grep -qw aicc "$avail"; then
+		ktap_pass "autoload by route congctl aicc"
+	else
+		ktap_fail "autoload by route congctl aicc" \
+			"modprobe tcp_aicc: $("$mroot/modprobe" -n -v tcp_aicc 2>&1)"
+	fi
 fi
 ip -n "$A" route replace 10.99.0.0/24 dev va
-sleep 0.5
-rmmod tcp_aicc 2>/dev/null
-cc_of_flow -C aicc_bulk
-ktap_expect "autoload by setsockopt(aicc_bulk) (module alias)" "$cc = aicc_bulk" \
-	"ss shows '$cc'; aliases: $(modinfo -F alias "$ko" 2>/dev/null | tr '\n' ' ')"
+# The module must be gone for the flow below to test its autoload.
+mod_unload
+if grep -qw aicc_bulk "$avail"; then
+	ktap_fail "autoload by setsockopt(aicc_bulk) (module alias)" \
+		"tcp_aicc still loaded before the flow: $(mod_busy_info)"
+else
+	cc_of_flow -C aicc_bulk
+	ktap_expect "autoload by setsockopt(aicc_bulk) (module alias)" "$cc = aicc_bulk" \
+		"ss shows '$cc'; aliases: $(modinfo -F alias "$ko" 2>/dev/null | tr '\n' ' ')"
+fi
 echo "$old_helper" > /proc/sys/kernel/modprobe
 rm -rf "$mroot"
 

@@ -21,7 +21,17 @@ ktap_plan 23
 ns=aicc-mod-$$
 port=5301
 mod_netns=("$ns-a" "$ns-b" "$ns-c")
-mod_restore() { sysctl -qw net.ipv4.tcp_congestion_control=cubic; }
+# Every system setting the test changes, restored at exit however it ends
+# (an aborted run must not leave kernel.modprobe on the private helper of
+# tests 21-22, which later module requests, a qdisc's say, would go to).
+old_modprobe=$(cat /proc/sys/kernel/modprobe)
+allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
+mod_restore()
+{
+	sysctl -qw net.ipv4.tcp_congestion_control=cubic
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
+	echo "$old_modprobe" > /proc/sys/kernel/modprobe
+}
 
 # Knob names, units and ranges from the one table the module uses.
 knob_table()
@@ -218,7 +228,6 @@ try:
 except OSError as e:
     print(e.strerror)' 2>&1
 }
-allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
 ip netns add "$ns-c"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="reno cubic"
 e1=$(try_cc)
@@ -239,7 +248,9 @@ r0=$(cat $sys/aicc/stats/rounds)
 run_gen bulk -c 127.0.0.1 -p $port -n 2 -t 1 --cc aicc > /dev/null 2>&1
 t1=$(cat $sys/aicc/stats/flows_total)
 r1=$(cat $sys/aicc/stats/rounds)
-sleep 0.5
+# the last sockets release their state as they close
+flows_zero() { [ "$(cat $sys/aicc/stats/flows)" -eq 0 ]; }
+mod_wait_until 10 "return of flows to 0" flows_zero
 f1=$(cat $sys/aicc/stats/flows)
 ktap_expect "counters: flows_total, rounds, flows back to 0" \
 	"$((t1 - t0)) -ge 2 -a $r1 -gt $r0 -a $f1 -eq 0" \
@@ -355,7 +366,6 @@ ktap_expect "rmmod after the flows end" "! -d $sys" "module still loaded"
 # pointed at it.
 mroot=$(mktemp -d /tmp/aicc-modroot.XXXXXX)
 mdir=$mroot/lib/modules/$kver
-old_modprobe=$(cat /proc/sys/kernel/modprobe)
 mkdir -p "$mdir/extra" && cp "$ko" "$mdir/extra/" &&
 	cp /lib/modules/"$kver"/modules.builtin* /lib/modules/"$kver"/modules.order \
 		"$mdir/" 2>/dev/null
@@ -378,19 +388,26 @@ else
 	got=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
 	expect_eq "sysctl autoloads tcp_aicc for aicc_lat" "$got" aicc_lat
 	sysctl -qw net.ipv4.tcp_congestion_control=cubic
-	sleep 0.5
-	rmmod tcp_aicc 2>/dev/null
-	got=$(flow_cc 127.0.0.1 --cc aicc_bulk)
-	expect_eq "setsockopt autoloads tcp_aicc for aicc_bulk" "$got" aicc_bulk
+	# the module must be gone for the flow below to test its autoload
+	mod_unload
+	if grep -qw aicc_bulk /proc/sys/net/ipv4/tcp_available_congestion_control; then
+		ktap_fail "setsockopt autoloads tcp_aicc for aicc_bulk" \
+			"tcp_aicc still loaded before the flow: $(mod_busy_info)"
+	else
+		got=$(flow_cc 127.0.0.1 --cc aicc_bulk)
+		expect_eq "setsockopt autoloads tcp_aicc for aicc_bulk" "$got" aicc_bulk
+	fi
 	echo "$old_modprobe" > /proc/sys/kernel/modprobe
 fi
 rm -rf "$mroot"
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # 23: reload works after unload
-rmmod tcp_aicc 2>/dev/null
-sleep 0.5
-ktap_check "reload after unload" insmod "$ko"
+if mod_unload; then
+	ktap_check "reload after unload" insmod "$ko"
+else
+	ktap_fail "reload after unload" "still in use after 30 s: $(mod_busy_info)"
+fi
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # 24: clean kernel log

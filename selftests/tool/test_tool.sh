@@ -270,7 +270,16 @@ while time.time() < end:
     c.sendall(buf)
 ' &
 mod_pids+=($!)
-sleep 3
+# the connection, and data acked on it: aicc's base RTT comes from the first
+# ACK of data (waited for, not a fixed sleep: python starts slowly under
+# emulation)
+acked()
+{
+	$INA ss -Htin state established "dport = :$port" |
+		grep -q 'bytes_acked:[0-9]\{6,\}'
+}
+mod_wait_conn "$ns-a" $port 30 &&
+	mod_wait_until 30 "data acked on the connection to port $port" acked
 
 # 13
 t_flows()

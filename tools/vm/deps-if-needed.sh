@@ -33,7 +33,7 @@ missing()
 
 	for c in qemu-system-x86_64 cpio xz zstd readelf make gcc sparse \
 		 shellcheck ip tc ethtool ping ss iperf3 python3 insmod depmod \
-		 timeout setpriv dkms dh_dkms dpkg-buildpackage lintian clang \
+		 timeout setpriv dkms dh_dkms dpkg-buildpackage lintian git clang \
 		 valgrind gnuplot ib_write_bw rping; do
 		command -v "$c" > /dev/null 2>&1 || miss+=("$c")
 	done
