@@ -189,7 +189,7 @@ for k in $kernels; do
 		while IFS= read -r name; do
 			[ -n "$name" ] && [ ! -f "$out/results/$name.ktap" ] || continue
 			c_pass=0 c_fail=1 c_skip=0
-			add "$k: $name" "  (no results: not run, the VM run ended first)"
+			add "$k: $name" "  (no results: the VM run ended before it ran)"
 		done < "$out/plan"
 	fi
 	case $vrc in
