@@ -131,6 +131,59 @@ static bool num_opt_set(const struct num_opt *no, int n, int opt,
 	return true;
 }
 
+/*
+ * The command line as the log's and the output file's header give it, on
+ * one comment line: control characters as \xHH (a newline would end the
+ * comment), cut at CMDLINE_MAX characters with a marker so that the line
+ * stays within what 'aicc profile load' (1022 characters) and 'aicc rdma
+ * set --file' (511) read.
+ */
+#define CMDLINE_MAX	400
+
+/* Appends @s to @buf (@n characters used) if it fits in @room. */
+static bool put_str(char *buf, size_t *n, size_t room, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (*n + l > room)
+		return false;
+	memcpy(buf + *n, s, l + 1);
+	*n += l;
+	return true;
+}
+
+static void cmdline_text(char buf[CMDLINE_MAX + 1], int argc, char **argv)
+{
+	static const char cut[] = " ...(cut)";
+	size_t n = 0;
+	const char *s;
+	char c[8];
+	int i;
+
+	buf[0] = '\0';
+	for (i = 1; i < argc; i++) {
+		if (i > 1 && !put_str(buf, &n, CMDLINE_MAX, " "))
+			goto cut;
+		for (s = argv[i]; *s; s++) {
+			unsigned char u = (unsigned char)*s;
+
+			if (u < 0x20 || u == 0x7f)
+				snprintf(c, sizeof(c), "\\x%02x", u);
+			else
+				snprintf(c, sizeof(c), "%c", u);
+			if (!put_str(buf, &n, CMDLINE_MAX, c))
+				goto cut;
+		}
+	}
+	return;
+cut:
+	n = n < CMDLINE_MAX - strlen(cut) ? n : CMDLINE_MAX - strlen(cut);
+	/* not half a UTF-8 character */
+	while (n && ((unsigned char)buf[n - 1] & 0x80))
+		n--;
+	strcpy(buf + n, cut);
+}
+
 static double cpu_s(void)
 {
 	return (double)clock() / CLOCKS_PER_SEC;
@@ -481,8 +534,7 @@ int main(int argc, char **argv)
 	const char *tcp_opt = NULL;	/* an option --roce does not take */
 	u32 def[AICC_NR_KNOBS], best[AICC_NR_KNOBS];
 	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA];
-	char why[300], header[2048], cmdline[1024] = "", means[80];
-	size_t cl = 0;
+	char why[300], header[2048], cmdline[CMDLINE_MAX + 1], means[80];
 	const struct num_opt nums[] = {
 		{ O_FLOOR, 0, 0.95, false, .d = &floor_ },
 		{ O_RATE, 1, 1600, false, .d = &fb.rate_gbit },
@@ -504,9 +556,7 @@ int main(int argc, char **argv)
 
 	fabric_defaults(&fb);
 	mix_defaults(&mx);
-	for (i = 1; i < argc && cl < sizeof(cmdline) - 1; i++)
-		cl += snprintf(cmdline + cl, sizeof(cmdline) - cl, "%s%s",
-			       i > 1 ? " " : "", argv[i]);
+	cmdline_text(cmdline, argc, argv);
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
 		if (!tcp_opt && ((opt >= O_PROFILE && opt <= O_WORK) ||
 				 opt == O_DEFH || opt == O_SOURCE ||

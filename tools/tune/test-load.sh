@@ -55,6 +55,29 @@ tool_loads_profile() {
 	done < "$TMP/p.conf"
 }
 
+# the header gives the command line on one comment line: a long one is cut
+# (with a marker) and a control character escaped, so that 'aicc profile
+# load' (lines of at most 1022 characters) reads the file
+header_stays_loadable() {
+	local -a many=()
+	local nl="$TMP/a
+b.log"
+	while [ ${#many[@]} -lt 250 ]; do many+=(--seed 1); done
+	"$TUNE" $SMALL --generations 0 "${many[@]}" -o "$TMP/long.conf" \
+		>/dev/null 2>"$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	grep -q '^# aicc profile aicc_lat from aicc-tune --profile .* \.\.\.(cut)$' \
+		"$TMP/long.conf" || fail "the long command line is not cut" ||
+		return 1
+	"$AICC" profile load -n "$TMP/long.conf" >/dev/null 2>"$TMP/err" ||
+		fail "long command line: $(cat "$TMP/err")" || return 1
+	"$TUNE" $SMALL --generations 0 --log "$nl" -o "$TMP/nl.conf" \
+		>/dev/null 2>"$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	grep -qF -- "--log $TMP/a\x0ab.log -o" "$TMP/nl.conf" ||
+		fail "the newline is not escaped" || return 1
+	"$AICC" profile load -n "$TMP/nl.conf" >/dev/null 2>"$TMP/err" ||
+		fail "newline in --log: $(cat "$TMP/err")"
+}
+
 defaults_h_compiles() {
 	"$TUNE" --defaults-h "$TMP/defaults.h" --source "test" "$TMP/p.conf" ||
 		return 1
@@ -172,9 +195,10 @@ bad_input_refused() {
 }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..7"
 t tune_writes_profile tune_writes_profile
 t aicc_tool_loads_tuned_profile tool_loads_profile
+t header_long_or_control_command_line_loads header_stays_loadable
 t defaults_h_compiles_with_file_values defaults_h_compiles
 t same_seed_same_profile same_seed_same_file
 t held_out_gate_keeps_the_start_unless_better held_out_gate

@@ -124,6 +124,22 @@ bad_files_rejected() {
 	[ $bad -eq 0 ]
 }
 
+# a long command line is cut in the header, a control character escaped:
+# 'aicc rdma export --file' (lines of at most 511 characters) reads it
+header_stays_loadable() {
+	local -a many=()
+	while [ ${#many[@]} -lt 120 ]; do many+=(--seed 3); done
+	"$TUNE" --roce --quick --generations 1 --lambda 4 --log "$TMP/a
+b.log" "${many[@]}" -o "$TMP/long.conf" > /dev/null 2> "$TMP/err" ||
+		fail "$(cat "$TMP/err")" || return 1
+	grep -q '^# aicc_roce knobs from aicc-tune .*a\\x0ab\.log.* \.\.\.(cut)$' \
+		"$TMP/long.conf" || fail "the header is not escaped and cut" ||
+		return 1
+	AICC_SYSFS=$TMP/none "$AICC" rdma export --format mlx5 \
+		--file "$TMP/long.conf" -o "$TMP/long.sh" 2> "$TMP/err" ||
+		fail "export --file: $(cat "$TMP/err")"
+}
+
 verb_passes_roce() {
 	AICC_TUNE=$TUNE "$AICC" tune --roce --quick --generations 1 \
 		--lambda 4 -o "$TMP/v.conf" > /dev/null 2>&1 &&
@@ -192,13 +208,14 @@ bad_start_eval_refused() {
 }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..12"
 t roce_tune_beats_dcqcn_defaults tune_improves
 t roce_tune_repeats_for_a_seed tune_repeats
 t rdma_set_file_applies_every_knob set_applies_file
 t rdma_set_arguments_override_file set_args_override_file
 t rdma_export_mlx5_from_file export_from_file
 t bad_knob_files_rejected_whole bad_files_rejected
+t roce_header_long_or_control_command_line_loads header_stays_loadable
 t aicc_tune_verb_passes_roce verb_passes_roce
 t roce_refuses_tcp_options tcp_options_refused
 t roce_eval_repeats_the_tuned_score eval_repeats_score
