@@ -367,7 +367,7 @@ struct budget {
 	double sigma, floor;
 	u64 seed;
 	bool quick, baselines;
-	const char *outf, *note, *cmdline;
+	const char *outf, *note, *cmdline, *logfile;
 	const char *start, *evalf;	/* RoCE knob files, or NULL */
 };
 
@@ -415,6 +415,12 @@ static int roce_main(const struct budget *b)
 	memcpy(best, def, sizeof(best));
 	if (b->evalf)
 		load_roce(b->evalf, best);
+	/* only now: a refused file leaves an existing log as it was */
+	if (b->logfile) {
+		logf_ = fopen(b->logfile, "w");
+		if (!logf_)
+			die("%s: %s", b->logfile, strerror(errno));
+	}
 
 	out("# aicc-tune %s\n", b->cmdline);
 	if (b->note)
@@ -635,18 +641,13 @@ int main(int argc, char **argv)
 			.seed = seed, .quick = quick, .baselines = baselines,
 			.floor = floor_ < 0 ? 0 : floor_,
 			.outf = outf, .note = note, .cmdline = cmdline,
-			.start = start, .evalf = evalf,
+			.start = start, .evalf = evalf, .logfile = logfile,
 		};
 
 		if (tcp_opt)
 			die_usage("--%s does not apply to --roce", tcp_opt);
 		if (optind < argc)
 			die_usage("unexpected argument '%s'", argv[optind]);
-		if (logfile) {
-			logf_ = fopen(logfile, "w");
-			if (!logf_)
-				die("%s: %s", logfile, strerror(errno));
-		}
 		return roce_main(&b);
 	}
 	if (floor_ >= 0)

@@ -106,17 +106,23 @@ same_seed_same_file() {
 		>/dev/null || fail "two runs with seed 1 differ"
 }
 
-# refuses: exit code, one line on stderr, no output file
+# refuses: exit code, one line on stderr, no output file, an existing log
+# file left as it was (REFUSE_OUT=0: the arguments name no -o and --log)
 refuses() {
-	local want=$1
+	local want=$1 io=()
 	shift
 	rm -f "$TMP/bad.conf"
-	"$TUNE" "$@" -o "$TMP/bad.conf" >/dev/null 2>"$TMP/err"
+	echo 'an earlier log' > "$TMP/bad.log"
+	[ "${REFUSE_OUT:-1}" = 0 ] ||
+		io=(--log "$TMP/bad.log" -o "$TMP/bad.conf")
+	"$TUNE" "$@" "${io[@]}" >/dev/null 2>"$TMP/err"
 	local rc=$?
 	[ "$rc" = "$want" ] || fail "$*: exit $rc, want $want" || return 1
 	[ "$(wc -l < "$TMP/err")" = 1 ] || fail "$*: stderr not one line" ||
 		return 1
-	[ ! -e "$TMP/bad.conf" ] || fail "$*: wrote output"
+	[ ! -e "$TMP/bad.conf" ] || fail "$*: wrote output" || return 1
+	[ "$(cat "$TMP/bad.log")" = 'an earlier log' ] ||
+		fail "$*: changed the log"
 }
 
 # --held-out-gate: with no generation the search has only its start, which

@@ -185,7 +185,8 @@ start_from_file() {
 		fail "s.conf's header does not name the start"
 }
 
-# a malformed --start or --eval file: one line naming it, exit 1, no -o
+# a malformed --start or --eval file: one line naming it, exit 1, no -o,
+# and an existing --log file left as it was
 bad_start_eval_refused() {
 	local c o rc bad=0
 	for c in 'rp_bogus = 1' 'rp_ai_rate = 5x' 'rp_gd = 99' \
@@ -193,12 +194,15 @@ bad_start_eval_refused() {
 		printf "$c\n" > "$TMP/bad.conf"
 		for o in --start --eval; do
 			rm -f "$TMP/o.conf"
+			echo 'an earlier log' > "$TMP/o.log"
 			"$TUNE" --roce --quick $o "$TMP/bad.conf" \
-				-o "$TMP/o.conf" > /dev/null 2> "$TMP/err"
+				--log "$TMP/o.log" -o "$TMP/o.conf" \
+				> /dev/null 2> "$TMP/err"
 			rc=$?
 			if [ $rc -ne 1 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
 			   ! grep -q "bad.conf:[12]: " "$TMP/err" ||
-			   [ -e "$TMP/o.conf" ]; then
+			   [ -e "$TMP/o.conf" ] ||
+			   [ "$(cat "$TMP/o.log")" != 'an earlier log' ]; then
 				fail "$o '$c': exit $rc: $(cat "$TMP/err")"
 				bad=$((bad + 1))
 			fi
