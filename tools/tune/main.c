@@ -8,6 +8,7 @@
  *
  * See Documentation/tuning.rst.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -538,6 +539,8 @@ int main(int argc, char **argv)
 	struct tune_gate_draw gd[TUNE_MAX_GATE_DRAWS];
 	u32 gate_draws = 0;	/* --gate-draws, or TUNE_GATE_DRAWS */
 	const char *tcp_opt = NULL;	/* an option --roce does not take */
+	const char *run_opt = NULL;	/* one --defaults-h does not take */
+	bool source_set = false;
 	u32 def[AICC_NR_KNOBS], best[AICC_NR_KNOBS];
 	double x0[CMA_MAX_D], f[CMA_MAX_LAMBDA];
 	char why[300], header[2048], cmdline[CMDLINE_MAX + 1], means[80];
@@ -571,6 +574,8 @@ int main(int argc, char **argv)
 				 opt == O_DRAWS || opt == O_GATE ||
 				 opt == O_GDRAWS))
 			tcp_opt = longopts[li].name;
+		if (!run_opt && opt != O_DEFH && opt != O_SOURCE && opt != 'h')
+			run_opt = opt == 'o' ? "-o" : longopts[li].name;
 		if (num_opt_set(nums, TUNE_NR(nums), opt, longopts[li].name))
 			continue;
 		switch (opt) {
@@ -606,9 +611,13 @@ int main(int argc, char **argv)
 			break;
 		case O_SOURCE:
 			source = optarg;
-			if (strchr(source, '"') || strchr(source, '\\') ||
-			    strlen(source) > 200)
-				die_usage("--source: no quotes or backslashes, %s",
+			source_set = true;
+			for (i = 0; source[i]; i++)
+				if (source[i] == '"' || source[i] == '\\' ||
+				    iscntrl((unsigned char)source[i]))
+					break;
+			if (source[i] || i > 200)
+				die_usage("--source: no quotes, backslashes or control characters, %s",
 					  "at most 200 characters");
 			break;
 		case O_NOBASE:
@@ -653,10 +662,16 @@ int main(int argc, char **argv)
 	if (floor_ >= 0)
 		die_usage("--goodput-floor applies only to --roce");
 	if (defh) {
+		/* it merges files: a run's options would be ignored */
+		if (run_opt)
+			die_usage("%s%s does not apply to --defaults-h",
+				  strcmp(run_opt, "-o") ? "--" : "", run_opt);
 		if (optind >= argc)
 			die_usage("--defaults-h needs at least one profile file");
 		return defaults_h_main(defh, source, argc - optind, argv + optind);
 	}
+	if (source_set)
+		die_usage("--source applies only to --defaults-h");
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (profile < 0)

@@ -197,7 +197,23 @@ bad_input_refused() {
 	refuses 2 &&
 	refuses 1 --profile aicc --workload "$TMP/nonexistent" &&
 	refuses 1 --profile aicc --workload "$TMP/mix.conf" &&
-	refuses 1 --profile aicc --start "$TMP/badstart.conf"
+	refuses 1 --profile aicc --start "$TMP/badstart.conf" &&
+	refuses 2 --profile aicc --source text &&
+	defaults_h_refuses -o "$TMP/x.conf" &&
+	defaults_h_refuses --log "$TMP/x.log" &&
+	defaults_h_refuses --profile aicc &&
+	defaults_h_refuses --generations 3 &&
+	defaults_h_refuses --held-out-gate &&
+	defaults_h_refuses --eval "$TMP/p.conf" &&
+	defaults_h_refuses --start "$TMP/p.conf" &&
+	defaults_h_refuses --source 'two
+lines'
+}
+
+# --defaults-h merges files: a run's options are refused, not ignored, and
+# so is a --source the header's string cannot hold (bad.conf: the header)
+defaults_h_refuses() {
+	REFUSE_OUT=0 refuses 2 --defaults-h "$TMP/bad.conf" "$@" "$TMP/p.conf"
 }
 
 echo "TAP version 13"
