@@ -226,9 +226,12 @@ static int defaults_h_main(const char *outf, const char *source, int nf,
 /*
  * One profile's knobs from a profile file (others' lines are checked too);
  * with @all, every profile's knobs (the file's, else the built-in ones).
+ * A start's inconsistent pairs are repaired as the search's are; with
+ * @eval the file is scored as it is: one that sets none of the profile's
+ * knobs, or a pair 'aicc profile load' refuses, is an error.
  */
 static void load_knobs(const char *file, int profile, u32 *out,
-		       u32 (*all)[AICC_NR_KNOBS])
+		       u32 (*all)[AICC_NR_KNOBS], bool eval)
 {
 	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
 	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
@@ -240,12 +243,19 @@ static void load_knobs(const char *file, int profile, u32 *out,
 		aicc_params_defaults(kn[i], i);
 	if (read_profile(file, kn, have, why, sizeof(why)))
 		die("%s", why);
+	for (i = 0; i < AICC_NR_KNOBS && !have[profile][i]; i++)
+		;
+	if (eval && i == AICC_NR_KNOBS)
+		die("%s: no %s.* line: nothing of profile %s to evaluate",
+		    file, aicc_profile_desc[profile].name,
+		    aicc_profile_desc[profile].name);
 	if (all)
 		memcpy(all, kn, sizeof(kn));
 	memcpy(out, kn[profile], sizeof(kn[profile]));
-	space_repair(out);
+	if (!eval)
+		space_repair(out);
 	if (knobs_valid(out, why, sizeof(why)))
-		die("%s: %s", file, why);
+		die("%s: %s.%s", file, aicc_profile_desc[profile].name, why);
 }
 
 /*
@@ -685,7 +695,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < AICC_NR_PROFILES; i++)
 		aicc_params_defaults(start_all[i], i);
 	if (start)
-		load_knobs(start, profile, def, start_all);
+		load_knobs(start, profile, def, start_all, false);
 	/*
 	 * Not searched: the fabric sets it (space.c), for every profile of
 	 * the run -- the other profiles run in the mixed scenarios.
@@ -703,7 +713,7 @@ int main(int argc, char **argv)
 	if (!gate_draws)
 		gate_draws = TUNE_GATE_DRAWS;
 	if (evalf) {
-		load_knobs(evalf, profile, best, NULL);
+		load_knobs(evalf, profile, best, NULL, true);
 		gens = 0;
 	}
 

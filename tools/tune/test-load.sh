@@ -176,6 +176,9 @@ held_out_gate() {
 bad_input_refused() {
 	printf 'incast = x\n' > "$TMP/mix.conf"
 	printf 'aicc.target = 99999\n' > "$TMP/badstart.conf"
+	# a pair 'aicc profile load' refuses; a file without aicc's lines
+	printf 'aicc.target_min_us = 100\naicc.target_max_us = 50\n' \
+		> "$TMP/pair.conf"
 	refuses 2 --profile nosuch &&
 	refuses 2 --profile aicc --ecn-kb 2000 --buffer-kb 1000 &&
 	refuses 2 --profile aicc --rate-gbit 0 &&
@@ -198,6 +201,8 @@ bad_input_refused() {
 	refuses 1 --profile aicc --workload "$TMP/nonexistent" &&
 	refuses 1 --profile aicc --workload "$TMP/mix.conf" &&
 	refuses 1 --profile aicc --start "$TMP/badstart.conf" &&
+	refuses 1 --profile aicc --quick --eval "$TMP/pair.conf" &&
+	refuses 1 --profile aicc --quick --eval "$TMP/start.conf" &&
 	refuses 2 --profile aicc --source text &&
 	defaults_h_refuses -o "$TMP/x.conf" &&
 	defaults_h_refuses --log "$TMP/x.log" &&
