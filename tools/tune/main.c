@@ -225,8 +225,9 @@ static int defaults_h_main(const char *outf, const char *source, int nf,
 
 /*
  * One profile's knobs from a profile file (others' lines are checked too);
- * with @all, every profile's knobs (the file's, else the built-in ones).
- * A start's inconsistent pairs are repaired as the search's are; with
+ * with @all, every knob the file sets replaces @all's (the other profiles'
+ * knobs for the mixed scenarios: --start's over the built-in ones, then
+ * --eval's over those).  A start's inconsistent pairs are repaired as the search's are; with
  * @eval the file is scored as it is: one that sets none of the profile's
  * knobs, or a pair 'aicc profile load' refuses, is an error.
  */
@@ -249,8 +250,16 @@ static void load_knobs(const char *file, int profile, u32 *out,
 		die("%s: no %s.* line: nothing of profile %s to evaluate",
 		    file, aicc_profile_desc[profile].name,
 		    aicc_profile_desc[profile].name);
-	if (all)
-		memcpy(all, kn, sizeof(kn));
+	for (i = 0; all && i < AICC_NR_PROFILES * AICC_NR_KNOBS; i++)
+		if (have[i / AICC_NR_KNOBS][i % AICC_NR_KNOBS])
+			all[i / AICC_NR_KNOBS][i % AICC_NR_KNOBS] =
+				kn[i / AICC_NR_KNOBS][i % AICC_NR_KNOBS];
+	/* what 'aicc profile load' refuses of the file's other profiles */
+	for (i = 0; eval && i < AICC_NR_PROFILES; i++)
+		if (i != profile &&
+		    memchr(have[i], true, sizeof(have[i])) &&
+		    knobs_valid(kn[i], why, sizeof(why)))
+			die("%s: %s.%s", file, aicc_profile_desc[i].name, why);
 	memcpy(out, kn[profile], sizeof(kn[profile]));
 	if (!eval)
 		space_repair(out);
@@ -261,7 +270,8 @@ static void load_knobs(const char *file, int profile, u32 *out,
 /*
  * The knobs the profiles other than the tuned one run with, in scenarios
  * that mix profiles: --start's, so that a run from a recorded start file
- * does not depend on the table the module ships (the run's own result).
+ * does not depend on the table the module ships (the run's own result);
+ * with --eval, FILE's where it sets them.
  */
 static u32 start_all[AICC_NR_PROFILES][AICC_NR_KNOBS];
 
@@ -713,7 +723,7 @@ int main(int argc, char **argv)
 	if (!gate_draws)
 		gate_draws = TUNE_GATE_DRAWS;
 	if (evalf) {
-		load_knobs(evalf, profile, best, NULL, true);
+		load_knobs(evalf, profile, best, start_all, true);
 		gens = 0;
 	}
 
@@ -732,14 +742,13 @@ int main(int argc, char **argv)
 	/* the fabric and mix scale the cases: refuse before any work */
 	check_set(train);
 	check_set(held);
-	if (start || !evalf) {
-		/*
-		 * Mixed scenarios run the other profiles at the start file's
-		 * knobs (or the shipped ones), with the fabric's gain_min_cwnd.
-		 */
-		others_from(train, profile, start_all);
-		others_from(held, profile, start_all);
-	}
+	/*
+	 * Mixed scenarios run the other profiles at the start file's knobs
+	 * (or the shipped ones), with the fabric's gain_min_cwnd; with
+	 * --eval, at FILE's where it sets them, as every column's neighbours.
+	 */
+	others_from(train, profile, start_all);
+	others_from(held, profile, start_all);
 	if (logfile) {
 		logf_ = fopen(logfile, "w");
 		if (!logf_)

@@ -106,6 +106,31 @@ same_seed_same_file() {
 		>/dev/null || fail "two runs with seed 1 differ"
 }
 
+# --eval FILE: the mixed RPC cases run the other profiles at FILE's knobs
+# where it sets them (else at --start's): a file with aicc_lat's and
+# aicc_bulk's lines scores as its aicc_lat lines with the aicc_bulk ones
+# as --start, and not as its aicc_lat lines alone
+held_out_of() {
+	"$TUNE" $SMALL --generations 0 "$@" -o "$TMP/e.conf" >/dev/null \
+		2>"$TMP/err" || { fail "$*: $(cat "$TMP/err")"; return 1; }
+	sed -n 's/.*held-out [0-9.]* -> \([0-9.]*\).*/\1/p' "$TMP/e.conf"
+}
+
+eval_runs_files_other_profiles() {
+	local both split alone
+	grep '^aicc_lat\.' "$TMP/p.conf" > "$TMP/lat.conf"
+	printf 'aicc_bulk.target = 2000\naicc_bulk.ai = 10\n' > "$TMP/bulk.conf"
+	cat "$TMP/lat.conf" "$TMP/bulk.conf" > "$TMP/both.conf"
+	both=$(held_out_of --eval "$TMP/both.conf") || return 1
+	split=$(held_out_of --start "$TMP/bulk.conf" --eval "$TMP/lat.conf") ||
+		return 1
+	alone=$(held_out_of --eval "$TMP/lat.conf") || return 1
+	echo "# held-out, tuned: both $both, split $split, aicc_lat alone $alone"
+	[ -n "$both" ] && [ "$both" = "$split" ] ||
+		fail "FILE's aicc_bulk lines not used" || return 1
+	[ "$both" != "$alone" ] || fail "aicc_bulk's knobs change nothing"
+}
+
 # refuses: exit code, one line on stderr, no output file, an existing log
 # file left as it was (REFUSE_OUT=0: the arguments name no -o and --log)
 refuses() {
@@ -222,12 +247,13 @@ defaults_h_refuses() {
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 t tune_writes_profile tune_writes_profile
 t aicc_tool_loads_tuned_profile tool_loads_profile
 t header_long_or_control_command_line_loads header_stays_loadable
 t defaults_h_compiles_with_file_values defaults_h_compiles
 t same_seed_same_profile same_seed_same_file
 t held_out_gate_keeps_the_start_unless_better held_out_gate
+t eval_runs_the_files_other_profiles eval_runs_files_other_profiles
 t bad_input_refused_one_line bad_input_refused
 t_done
