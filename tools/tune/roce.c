@@ -230,21 +230,29 @@ int write_roce_file(const char *file, const u32 knobs[AICC_ROCE_NR_KNOBS],
 		    const char *header, char *why, size_t len)
 {
 	const char *name[AICC_ROCE_NR_KNOBS], *desc[AICC_ROCE_NR_KNOBS];
-	u32 val[AICC_ROCE_NR_KNOBS];
-	int i;
+	u32 val[AICC_ROCE_NR_KNOBS], dcqcn[AICC_ROCE_NR_KNOBS];
+	int i, n = 0;
 
 	if (roce_knobs_valid(knobs, why, len))
 		return -1;
-	for (i = 0; i < roce_nr_dims; i++) {
-		const struct aicc_roce_knob_desc *k =
-			&aicc_roce_knob_desc[roce_dims[i].knob];
+	roce_params_defaults(dcqcn);
+	/*
+	 * The searched knobs, then every other one off DCQCN's default (a
+	 * --start file's): the run scored them, so the file applies them.
+	 */
+	for (i = 0; i < roce_nr_dims + AICC_ROCE_NR_KNOBS; i++) {
+		int kn = i < roce_nr_dims ? roce_dims[i].knob :
+			 i - roce_nr_dims;
 
-		name[i] = k->name;
-		desc[i] = k->desc;
-		val[i] = knobs[roce_dims[i].knob];
+		if (i >= roce_nr_dims &&
+		    (roce_searched(kn) || knobs[kn] == dcqcn[kn]))
+			continue;
+		name[n] = aicc_roce_knob_desc[kn].name;
+		desc[n] = aicc_roce_knob_desc[kn].desc;
+		val[n++] = knobs[kn];
 	}
-	return tune_write_knobs(file, header, "", roce_nr_dims, name, val, desc,
-				40, why, len);
+	return tune_write_knobs(file, header, "", n, name, val, desc, 40, why,
+				len);
 }
 
 /* ev[n]: one set under n labelled knob sets */

@@ -185,6 +185,30 @@ start_from_file() {
 		fail "s.conf's header does not name the start"
 }
 
+# a knob --start sets that the search does not move is in -o's file: the
+# file alone (--eval without --start) scores as the run, and the aicc tool
+# reads it
+start_knob_written() {
+	local h e
+	printf 'rp_rate_to_set_on_first_cnp = 5000\n' > "$TMP/ns.conf"
+	"$TUNE" --roce --quick --start "$TMP/ns.conf" --generations 1 \
+		--lambda 4 --log "$TMP/ns.log" -o "$TMP/nso.conf" > /dev/null \
+		2> "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	grep -q '^rp_rate_to_set_on_first_cnp = 5000 ' "$TMP/nso.conf" ||
+		fail "the start's knob is not in the file" || return 1
+	"$TUNE" --roce --quick --eval "$TMP/nso.conf" --log "$TMP/nse.log" \
+		> /dev/null 2> "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	h=$(sed -n 's/^held-out score: start [-0-9.]*, tuned //p' "$TMP/ns.log")
+	e=$(sed -n 's/^held-out score: dcqcn defaults [-0-9.]*, tuned //p' \
+		"$TMP/nse.log")
+	echo "# held-out score: run from the start $h, --eval of its file $e"
+	[ -n "$h" ] && [ "$h" = "$e" ] || fail "--eval scored '$e', the run '$h'" ||
+		return 1
+	AICC_SYSFS=$TMP/none "$AICC" rdma export --format mlx5 \
+		--file "$TMP/nso.conf" -o "$TMP/nso.sh" 2> "$TMP/err" ||
+		fail "export --file: $(cat "$TMP/err")"
+}
+
 # a malformed --start or --eval file: one line naming it, exit 1, no -o,
 # and an existing --log file left as it was
 bad_start_eval_refused() {
@@ -212,7 +236,7 @@ bad_start_eval_refused() {
 }
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..13"
 t roce_tune_beats_dcqcn_defaults tune_improves
 t roce_tune_repeats_for_a_seed tune_repeats
 t rdma_set_file_applies_every_knob set_applies_file
@@ -224,5 +248,6 @@ t aicc_tune_verb_passes_roce verb_passes_roce
 t roce_refuses_tcp_options tcp_options_refused
 t roce_eval_repeats_the_tuned_score eval_repeats_score
 t roce_start_from_a_knob_file start_from_file
+t roce_start_knobs_written_and_scored_alike start_knob_written
 t roce_bad_start_or_eval_file_refused bad_start_eval_refused
 t_done
