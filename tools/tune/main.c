@@ -292,6 +292,33 @@ static void check_set(const struct tune_set *set)
 				 set->c[i].name, why);
 }
 
+/*
+ * The RPC cases run at multiples of the mix's rpc_load (up to 3 times for
+ * aicc_lat), the simulator up to 100 %: the largest rpc_load whose cases
+ * all stay within it, for @profile's two sets.
+ */
+static u32 rpc_load_max(int profile, const struct tune_fabric *fb,
+			const struct tune_mix *mx, bool quick)
+{
+	struct tune_set *set = calloc(1, sizeof(*set));
+	struct tune_mix m = *mx;
+	bool ok = false;
+	int i, s;
+
+	if (!set)
+		die("out of memory");
+	for (m.rpc_load = 95; m.rpc_load > 1 && !ok; m.rpc_load -= !ok) {
+		ok = true;
+		for (s = 0; s < 2; s++) {
+			build_set(set, profile, fb, &m, s, quick);
+			for (i = 0; i < set->n; i++)
+				ok &= set->c[i].cfg.rpc_load <= 100;
+		}
+	}
+	free(set);
+	return m.rpc_load;
+}
+
 static void others_from(struct tune_set *set, int profile,
 			const u32 (*all)[AICC_NR_KNOBS])
 {
@@ -566,7 +593,7 @@ int main(int argc, char **argv)
 	char why[300], header[2048], cmdline[CMDLINE_MAX + 1], means[80];
 	const struct num_opt nums[] = {
 		{ O_FLOOR, 0, 0.95, false, .d = &floor_ },
-		{ O_RATE, 1, 1600, false, .d = &fb.rate_gbit },
+		{ O_RATE, 1, TUNE_MAX_RATE_GBIT, false, .d = &fb.rate_gbit },
 		{ O_RTT, 1, 1000, false, .d = &fb.rtt_us },
 		{ O_HOPS, 1, 8, true, .u = &fb.hops },
 		{ O_BUF, 16, 1048576, true, .u = &fb.buffer_kb },
@@ -700,6 +727,12 @@ int main(int argc, char **argv)
 		die_usage("%s", why);
 	if (work && mix_load(&mx, work, why, sizeof(why)))
 		die("%s", why);
+	if (work && mx.rpc_load_ln &&
+	    mx.rpc_load > rpc_load_max(profile, &fb, &mx, quick))
+		die("%s:%d: rpc_load %u: profile %s's RPC cases run at multiples of it, the simulator up to 100 %%: at most %u",
+		    work, mx.rpc_load_ln, mx.rpc_load,
+		    aicc_profile_desc[profile].name,
+		    rpc_load_max(profile, &fb, &mx, quick));
 
 	aicc_params_defaults(def, profile);
 	for (i = 0; i < AICC_NR_PROFILES; i++)

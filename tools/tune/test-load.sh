@@ -229,6 +229,8 @@ bad_input_refused() {
 	refuses 1 --profile aicc --quick --eval "$TMP/pair.conf" &&
 	refuses 1 --profile aicc --quick --eval "$TMP/start.conf" &&
 	refuses 2 --profile aicc --source text &&
+	refuses 2 --profile aicc --rate-gbit 401 &&
+	rate_and_rpc_load_limits &&
 	defaults_h_refuses -o "$TMP/x.conf" &&
 	defaults_h_refuses --log "$TMP/x.log" &&
 	defaults_h_refuses --profile aicc &&
@@ -238,6 +240,19 @@ bad_input_refused() {
 	defaults_h_refuses --start "$TMP/p.conf" &&
 	defaults_h_refuses --source 'two
 lines'
+}
+
+# the sets run cases at 4 times --rate-gbit and at up to 3 times (aicc_lat)
+# the mix's rpc_load: 400 and 33 run, 34 is refused naming its line
+rate_and_rpc_load_limits() {
+	printf '# aicc_lat: 3 x 33 %%\nrpc_load = 33\n' > "$TMP/rpc33.conf"
+	printf '# aicc_lat: 3 x 34 %%\nrpc_load = 34\n' > "$TMP/rpc34.conf"
+	"$TUNE" $SMALL --generations 0 --rate-gbit 400 \
+		--workload "$TMP/rpc33.conf" >/dev/null 2>"$TMP/err" ||
+		fail "400 Gbit/s, rpc_load 33: $(cat "$TMP/err")" || return 1
+	refuses 1 $SMALL --workload "$TMP/rpc34.conf" || return 1
+	grep -q "rpc34.conf:2: rpc_load 34: .*at most 33" "$TMP/err" ||
+		fail "not named: $(cat "$TMP/err")"
 }
 
 # --defaults-h merges files: a run's options are refused, not ignored, and

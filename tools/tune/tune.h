@@ -139,9 +139,16 @@ struct tune_fabric {
 	bool tlp;		/* sim_config.tlp: tail-loss probes */
 };
 
+/*
+ * --rate-gbit's most: every profile's sets run a case at 4 times the link
+ * rate (build_set()), and the simulator runs links up to 1600 Gbit/s.
+ */
+#define TUNE_MAX_RATE_GBIT	400
+
 struct tune_mix {
 	double weight[TK_NR];	/* multiplier per scenario kind, default 1 */
 	u32 msg_kb, gap_us, rpc_load, bulk_flows, hosts;
+	int rpc_load_ln;	/* the workload file's rpc_load line, or 0 */
 	double time_scale;	/* simulated time multiplier */
 	u32 seed_off;		/* added to every case's seed (--case-seed) */
 	u32 draws;		/* training cases run at this many seeds */
