@@ -272,18 +272,27 @@ ktap_info "first second at cap 80 Mbit/s: ${first:-?} Mbit/s"
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # 15: ss shows the aicc flow with DCTCP-style ECN info
-run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 3 --cc aicc > /dev/null 2>&1 &
+run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 10 --cc aicc > /dev/null 2>&1 &
 gp=$!
-line=
-for _ in $(seq 20); do
+# the first line that shows the flow, and (for 16) the first that shows it
+# past eight windows delivered (and 200 packets), so that a connection's
+# total would be over the bound; polled, as the emulated CPU may start the
+# flow late and the sample must come while it runs
+line= line2=
+for _ in $(seq 50); do
 	sleep 0.2
-	line=$(ss -tin "dport = :$port" | tr '\n' ' ')
-	[[ $line == *aicc* ]] && break
+	l=$(ss -tin "dport = :$port" | tr '\n' ' ')
+	[[ $l == *aicc* ]] || continue
+	[ -n "$line" ] || line=$l
+	d=$(echo "$l" | grep -oE '(^|[ ,(])delivered:[0-9]+' | head -n 1 | sed 's/.*://')
+	w=$(echo "$l" | grep -oE '(^|[ ,(])cwnd:[0-9]+' | head -n 1 | sed 's/.*://')
+	if [ "${d:-0}" -ge 200 ] && [ "${d:-0}" -ge $((8 * (${w:-0} + 1))) ]; then
+		line2=$l
+		break
+	fi
 done
-# a second in: hundreds of windows delivered
-sleep 1
-line2=$(ss -tin "dport = :$port" | tr '\n' ' ')
-wait $gp
+kill "$gp" 2>/dev/null
+wait "$gp"
 if echo "$line" | grep -Eq 'aicc .*dctcp:|dctcp:.* aicc'; then
 	ktap_pass "ss -ti shows aicc and its ECN state"
 else
