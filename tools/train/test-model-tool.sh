@@ -24,7 +24,7 @@ export AICC_SYSFS=$tmp/sys
 echo 0 > "$AICC_SYSFS/model_loads"
 echo 0 > "$AICC_SYSFS/model_rejects"
 
-ktap_plan 13
+ktap_plan 14
 
 "$TRAIN" --identity -o "$tmp/id.model"
 ktap_check "identity model written and shown" \
@@ -73,6 +73,14 @@ ktap_expect "training is reproducible" \
 rc=0
 "$TRAIN" --hidden 0 -o "$tmp/x" >/dev/null 2>&1 || rc=$?
 ktap_expect "trainer: bad argument exits 2" "$rc = 2"
+# a name the parser would refuse: refused before training, nothing written
+# (a short training, should a regression train first)
+rc=0
+out=$(nice -n 19 "$TRAIN" --quick --generations 1 --lambda 4 \
+	--name $'a\tb' -o "$tmp/name.model" 2>&1) || rc=$?
+ktap_expect "trainer: a non-printable --name exits 2, nothing written" \
+	"$rc = 2 -a ! -e $tmp/name.model -a $(grep -c 'name.*printable' <<< "$out") = 1" \
+	"exit $rc: $out"
 
 # the copy compiled into the module is the committed trained model
 h=$(grep -o '0x[0-9a-f][0-9a-f]' "$top/module/aicc_model_builtin.h" |

@@ -430,7 +430,8 @@ static void print_usage(void)
 	       "  --generations G     (60)   --lambda L (16)   --sigma S (0.1)\n"
 	       "  --seed S            (1)    --quick (small, short scenarios)\n"
 	       "  --log FILE          the training log\n"
-	       "  --name TEXT         the model's name (aicc-<profile>-s<seed>)\n"
+	       "  --name TEXT         the model's name, at most 24 printable ASCII\n"
+	       "                      characters (<profile>-s<seed>)\n"
 	       "  --note TEXT         a line for the log\n"
 	       "See Documentation/learned-policy.rst.\n");
 }
@@ -545,6 +546,11 @@ int main(int argc, char **argv)
 		die(2, "--lambda: must be even (antithetic pairs)");
 	if (name && strlen(name) > AICC_MODEL_NAME_LEN)
 		die(2, "--name: longer than %d characters", AICC_MODEL_NAME_LEN);
+	/* what the parser (aicc_model.c) takes: here, not after training */
+	for (k = 0; name && name[k]; k++)
+		if ((u8)name[k] < 0x20 || (u8)name[k] > 0x7e)
+			die(2, "--name: byte 0x%02x at %d is not printable ASCII",
+			    (u8)name[k], k);
 	if (!evalf && !outf)
 		die(2, "no output: give -o MODEL (or --eval MODEL)");
 	d = nr_dim(nh);
