@@ -4,8 +4,8 @@
 # Least privilege: only root changes aicc.
 #
 #   1. every writable file under /sys/kernel/aicc is writable by its owner
-#      root only (knobs 0644, the model 0600 or 0644, model_unload 0200,
-#      counters 0444), and nothing is group- or world-writable;
+#      root only (knobs and the model 0644, model_unload 0200, counters
+#      0444), and nothing is group- or world-writable;
 #   2. an unprivileged user (nobody) cannot write any knob, global file or
 #      the model -- not even a valid value -- and `aicc set` and
 #      `aicc profile load` fail for it with nothing changed;
@@ -100,7 +100,7 @@ while IFS= read -r f; do
 	case ${f#"$sys"/} in
 	*/stats/*|version|rate_memory_used|model_loads|model_rejects)
 		want="444 root" ;;
-	model) [ "$m" = "600 root" ] && want=$m || want="644 root" ;;
+	model) want="644 root" ;;
 	model_unload) want="200 root" ;;
 	*) want="644 root" ;;
 	esac
