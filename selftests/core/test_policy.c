@@ -179,6 +179,8 @@ static const struct byte_fault {
 	{ "reserved", "reserved", 19, 1 },
 	{ "reserved 2", "reserved", 23, 1 },
 	{ "name control char", "name", 24, '\n' },
+	{ "name DEL", "name", 24, 0x7f },
+	{ "name byte 0x80", "name", 24, 0x80 },
 	{ "name after NUL", "name", 47, 'x' },
 };
 
@@ -539,6 +541,17 @@ KTAP_CASE(model_scales_target_within_bounds)
 	path_round(&b, BASE_NS, 0, 0);
 	ktap_expect(b.f.target <= a.f.target + 1,
 		    "target_max not applied after the model: %u", b.f.target);
+
+	/* ... and so does target_min: x0.5 of a target just above it */
+	path_init(&c, &down);
+	drv_knob(&c, AICC_K_FS_RANGE, 0);
+	c.p.target_min_ns = a.f.target - 1;
+	path_to_track(&c);
+	ev = path_round(&c, BASE_NS, 0, 0);
+	ktap_expect(ev & AICC_EV_POL_EVAL, "x0.5, target_min: not evaluated");
+	ktap_expect(c.f.target >= c.p.target_min_ns,
+		    "target_min not applied after the model: %u < %u",
+		    c.f.target, c.p.target_min_ns);
 }
 
 KTAP_CASE(model_scales_increase)
@@ -611,6 +624,73 @@ KTAP_CASE(fallback_out_of_range)
 	ktap_expect(ev & AICC_EV_POL_EVAL, "not back in range: %x", ev);
 }
 
+/*
+ * path_round(), ACK by ACK: returns the OR of the events of the ACKs that
+ * came while the flow was in @mode, and adds the rounds they ended to
+ * *@ends.
+ */
+static unsigned int round_in_mode(struct drv *w, u32 rtt_ns, u8 mode,
+				  int *ends)
+{
+	u32 n = aicc_cwnd_pkts(&w->f), prior = w->delivered, i;
+	unsigned int ev = 0;
+
+	for (i = 0; i < n; i++) {
+		bool in = w->f.mode == mode;
+		unsigned int e = drv_ack(w, rtt_ns / n, rtt_ns, prior, 0, 0, 0);
+
+		if (in) {
+			ev |= e;
+			*ends += !!(e & AICC_EV_ROUND);
+		}
+	}
+	return ev;
+}
+
+/*
+ * The model drives only TRACK and RESUME rounds: not fast start, nor the
+ * round after a timeout (LOSS), with a model loaded from the flow's start.
+ */
+KTAP_CASE(model_off_in_start_and_loss)
+{
+	const unsigned int pol = AICC_EV_POL_EVAL | AICC_EV_POL_RANGE;
+	unsigned int ev_start, ev_loss, ev;
+	struct aicc_model m;
+	int start_ends = 0, loss_ends = 0, i;
+	struct drv w;
+
+	model_const(&m, 4096, 4096);
+	path_init(&w, &m);
+	ev_start = round_in_mode(&w, BASE_NS, AICC_MODE_START, &start_ends);
+	for (i = 0; i < 40 && w.f.mode == AICC_MODE_START; i++)
+		ev_start |= round_in_mode(&w, BASE_NS * 3, AICC_MODE_START,
+					  &start_ends);
+	ktap_expect(w.f.mode != AICC_MODE_START && start_ends >= 2,
+		    "fast start: mode %u after %d round ends", w.f.mode,
+		    start_ends);
+	ktap_expect(!(ev_start & pol), "policy events in fast start: %x",
+		    ev_start);
+	/* tracking: the model drives */
+	ev = 0;
+	for (i = 0; i < 4; i++)
+		ev |= path_round(&w, BASE_NS, 0, 0);
+	ktap_expect(ev & AICC_EV_POL_EVAL, "not evaluated in TRACK: %x", ev);
+	/* a timeout: its LOSS round is the classic law's */
+	aicc_on_rto(&w.f, &w.p, w.delivered, w.ce);
+	ev_loss = 0;
+	for (i = 0; i < 4 && w.f.mode == AICC_MODE_LOSS; i++)
+		ev_loss |= round_in_mode(&w, BASE_NS, AICC_MODE_LOSS,
+					 &loss_ends);
+	ktap_expect(w.f.mode == AICC_MODE_TRACK && loss_ends >= 1,
+		    "LOSS: mode %u after %d round ends", w.f.mode, loss_ends);
+	ktap_expect(!(ev_loss & pol), "policy events in a LOSS round: %x",
+		    ev_loss);
+	ev = 0;
+	for (i = 0; i < 4; i++)
+		ev |= path_round(&w, BASE_NS, 0, 0);
+	ktap_expect(ev & AICC_EV_POL_EVAL, "not back after LOSS: %x", ev);
+}
+
 static unsigned int count_rounds(struct drv *w, int n, u32 rtt, u32 lost,
 				 unsigned int ev_bit, int *hits)
 {
@@ -655,6 +735,45 @@ KTAP_CASE(fallback_watchdog_delay)
 	ev = count_rounds(&w, 4, BASE_NS, 0, AICC_EV_POL_EVAL, &hits);
 	ktap_expect(hits >= 2 && !(ev & AICC_EV_POL_HOLD),
 		    "model not back after the hold: %d", hits);
+}
+
+/*
+ * The delay threshold, AICC_POL_WD_DELAY_X (4) times the classic target:
+ * queueing delay at 3.5 x never trips the watchdog, at 4.5 x it does in
+ * about AICC_POL_WD_ROUNDS rounds.  target_min = target_max pins the
+ * classic target, which otherwise moves with the window the delay cuts;
+ * an identity model leaves it as it is.
+ */
+#define WD_TARGET_US	10
+
+KTAP_CASE(fallback_watchdog_delay_threshold)
+{
+	const u32 t = WD_TARGET_US * 1000;
+	struct aicc_model m;
+	unsigned int ev = 0;
+	struct drv w;
+	int i;
+
+	model_const(&m, 0, 0);
+	path_init(&w, &m);
+	path_to_track(&w);
+	drv_knob(&w, AICC_K_TARGET_MIN, WD_TARGET_US);
+	drv_knob(&w, AICC_K_TARGET_MAX, WD_TARGET_US);
+	for (i = 0; i < 40; i++)
+		ev |= path_round(&w, BASE_NS + t * 7 / 2, 0, 0);
+	ktap_expect(w.f.target == t, "target %u, not pinned at %u", w.f.target,
+		    t);
+	ktap_expect(ev & AICC_EV_POL_EVAL, "model not driving: %x", ev);
+	ktap_expect(!(ev & (AICC_EV_POL_WATCHDOG | AICC_EV_POL_HOLD)),
+		    "3.5 x target tripped the watchdog: %x", ev);
+	for (i = 0, ev = 0; i < AICC_POL_WD_ROUNDS + 3 &&
+	     !(ev & AICC_EV_POL_WATCHDOG); i++)
+		ev = path_round(&w, BASE_NS + t * 9 / 2, 0, 0);
+	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
+		    "4.5 x target did not trip the watchdog in %d rounds", i);
+	ktap_expect(!(ev & AICC_EV_POL_WATCHDOG) ||
+		    (i >= AICC_POL_WD_ROUNDS - 1 && i <= AICC_POL_WD_ROUNDS + 2),
+		    "4.5 x target: tripped after %d rounds", i);
 }
 
 KTAP_CASE(fallback_watchdog_loss)
