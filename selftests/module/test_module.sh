@@ -278,7 +278,7 @@ gp=$!
 # past eight windows delivered (and 200 packets), so that a connection's
 # total would be over the bound; polled, as the emulated CPU may start the
 # flow late and the sample must come while it runs
-line= line2=
+line="" line2=""
 for _ in $(seq 50); do
 	sleep 0.2
 	l=$(ss -tin "dport = :$port" | tr '\n' ' ')
