@@ -410,8 +410,9 @@ topo_setup()
 	done
 }
 
-# topo_set_cc I ALGO: sender I's route to the receiver uses ALGO
-# (route attribute congctl, which a socket's own TCP_CONGESTION overrides).
+# topo_set_cc I ALGO: sender I's route to the receiver uses ALGO (route
+# attribute congctl, which takes precedence over a socket's own
+# TCP_CONGESTION at connection setup).
 topo_set_cc()
 {
 	topo_snd "$1" ip route replace default via "10.77.$1.254" congctl "$2"
@@ -598,14 +599,15 @@ topo_gen()
 
 # topo_gen_to NAME I MODE ARGS...: topo_gen I MODE ARGS..., its JSON
 # report in $TOPO_TMP/NAME.json and its errors in NAME.err; a failure is
-# logged with the first line of its errors, for the test's checks to find.
+# logged with the first line of its errors, and the status is nonzero.
 topo_gen_to()
 {
 	local name=$1
 
 	shift
-	topo_gen "$@" > "$TOPO_TMP/$name.json" 2> "$TOPO_TMP/$name.err" ||
-		ktap_info "aiccgen ($name): $(head -1 "$TOPO_TMP/$name.err")"
+	topo_gen "$@" > "$TOPO_TMP/$name.json" 2> "$TOPO_TMP/$name.err" && return
+	ktap_info "aiccgen ($name): $(head -1 "$TOPO_TMP/$name.err")"
+	return 1
 }
 
 # topo_gen_netns FILE NAME: the counter NAME (retrans_segs, undos, ...) of

@@ -259,16 +259,23 @@ ktap_expect "counters: flows_total, rounds, flows back to 0" \
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # 14: a knob written while a flow runs takes effect on that flow
 echo 80000 > $sys/aicc/pacing_max_kbps		# 10 MB/s
+# (the cap changes two seconds after the connection is up: the first
+# second ran at 80, 81-82 Mbit/s in every run so far)
 res=$(run_gen -j bulk -c 127.0.0.1 -p $port -n 1 -t 4 --interval 1000 --cc aicc \
-	2>/dev/null & gp=$!; sleep 2; echo 8000 > $sys/aicc/pacing_max_kbps; wait $gp)
+	2>/dev/null & gp=$!; mod_wait_conn "" $port 10; sleep 2
+	echo 8000 > $sys/aicc/pacing_max_kbps; wait $gp)
 echo 0 > $sys/aicc/pacing_max_kbps
 read -r first last < <(echo "$res" | python3 -c '
 import json, sys
 iv = json.load(sys.stdin)["intervals"]
 print(iv[0]["total_mbps"], iv[-1]["total_mbps"])' 2>/dev/null)
-ktap_expect_range "running flow obeys new pacing_max (Mbit/s, cap 8)" \
-	"${last:-x}" 0.5 12
 ktap_info "first second at cap 80 Mbit/s: ${first:-?} Mbit/s"
+if ktap_in_range "${first:-x}" 40 120 && ktap_in_range "${last:-x}" 0.5 12; then
+	ktap_pass "running flow obeys new pacing_max (80 then 8 Mbit/s)"
+else
+	ktap_fail "running flow obeys new pacing_max (80 then 8 Mbit/s)" \
+		"first second ${first:-?}, last ${last:-?} Mbit/s"
+fi
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
 # 15: ss shows the aicc flow with DCTCP-style ECN info

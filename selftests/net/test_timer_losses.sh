@@ -45,10 +45,10 @@ bursts()
 }
 
 t0=$(cat "$st/timer_losses")
-bursts clean
+bursts clean && ran=1 || ran=0
 t1=$(cat "$st/timer_losses")
 ktap_expect "no loss, nothing counted (timer_losses +$((t1 - t0)))" \
-	"$t1 -eq $t0"
+	"$ran -eq 1 -a $t1 -eq $t0" "the clean bursts ran: $ran"
 
 topo_snd 1 tc qdisc replace dev eth0 root netem loss 10%
 bursts lossy

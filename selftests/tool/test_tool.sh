@@ -72,15 +72,24 @@ t_status()
 	run "$A" status
 	[ "$RC" = 0 ] || { echo "rc $RC $ERR"; return 1; }
 	echo "$OUT" | grep -q "^module: *loaded" &&
-		echo "$OUT" | grep -Eq "^  aicc_lat +present +registered" ||
+		echo "$OUT" | grep -Eq "^  aicc_lat +present +registered +(allowed|not-allowed) " ||
 		{ echo "$OUT"; return 1; }
+	local text=$OUT
 	run "$A" -j status
-	echo "$OUT" | python3 -c '
-import json, sys
+	echo "$OUT" | TEXT=$text python3 -c '
+import json, os, sys
 s = json.load(sys.stdin)
 assert s["loaded"] and s["version"] == "'"$(cat $sys/version)"'", s
 assert [p["name"] for p in s["profiles"] if p["registered"]] == ["aicc", "aicc_lat", "aicc_bulk"], s
 assert all(isinstance(p["stats"]["rounds"], int) for p in s["profiles"])
+# the text says what the JSON and the sysctl say about "allowed"
+allowed = open("/proc/sys/net/ipv4/tcp_allowed_congestion_control").read().split()
+rows = {l.split()[0]: l.split()[3] for l in os.environ["TEXT"].splitlines()
+        if l.startswith("  aicc")}
+for p in s["profiles"]:
+    want = p["name"] in allowed
+    assert p["allowed"] == want, (p, allowed)
+    assert rows[p["name"]] == ("allowed" if want else "not-allowed"), rows
 '
 }
 check "status" t_status

@@ -460,10 +460,13 @@ int cmd_status(int argc, char **argv)
 			       (unsigned long long)g[2]);
 		printf("profiles:\n");
 		for (p = 0; p < AICC_NR_PROFILES; p++)
-			printf("  %-10s %-8s %-14s %s\n", profile_table[p].name,
+			printf("  %-10s %-8s %-14s %-11s %s\n",
+			       profile_table[p].name,
 			       loaded && profile_present(p) ? "present" : "absent",
 			       word_in(avail, profile_table[p].name) ?
 			       "registered" : "unregistered",
+			       word_in(allowed, profile_table[p].name) ?
+			       "allowed" : "not-allowed",
 			       profile_table[p].desc);
 		if (loaded) {
 			printf("counters:\n  %-16s", "");
@@ -550,9 +553,15 @@ static int show_one(int p, bool details, bool dry)
 		} else {
 			printf("  %-18s %12llu %-9s %s", k->name,
 			       (unsigned long long)v, unit_name(k->unit), human);
-			if (details)
-				printf("%*s %s", 12 - (int)strlen(human), "",
-				       k->desc);
+			if (details) {
+				char range[48];
+
+				snprintf(range, sizeof(range), "[%llu..%llu]",
+					 (unsigned long long)k->min,
+					 (unsigned long long)k->max);
+				printf("%*s %-22s %s", 12 - (int)strlen(human),
+				       "", range, k->desc);
+			}
 			putchar('\n');
 		}
 	}

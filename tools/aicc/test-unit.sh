@@ -109,7 +109,11 @@ t_show_text() {
 	echo "$OUT" | grep -Eq '^  target_max_us +50000 us +50ms$' || fail "$OUT" || return 1
 	run "$AICC" show
 	echo "$OUT" | grep -q '^aicc_bulk: ' && echo "$OUT" | grep -q '^global' ||
-		fail "show all: $OUT"
+		fail "show all: $OUT" || return 1
+	# -d adds each knob's range and description
+	run "$AICC" show -d aicc
+	echo "$OUT" | grep -Eq '^  target +250 permille +0\.25 +\[0\.\.10000\] +queueing-delay target' ||
+		fail "show -d: $OUT"
 }
 
 t_json_valid() {
