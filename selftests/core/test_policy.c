@@ -629,6 +629,16 @@ KTAP_CASE(fallback_out_of_range)
  * came while the flow was in @mode, and adds the rounds they ended to
  * *@ends.
  */
+/* N quiet rounds at the base RTT; the events of all of them */
+static unsigned int quiet_rounds(struct drv *w, int n)
+{
+	unsigned int ev = 0;
+
+	while (n-- > 0)
+		ev |= path_round(w, BASE_NS, 0, 0);
+	return ev;
+}
+
 static unsigned int round_in_mode(struct drv *w, u32 rtt_ns, u8 mode,
 				  int *ends)
 {
@@ -671,9 +681,7 @@ KTAP_CASE(model_off_in_start_and_loss)
 	ktap_expect(!(ev_start & pol), "policy events in fast start: %x",
 		    ev_start);
 	/* tracking: the model drives */
-	ev = 0;
-	for (i = 0; i < 4; i++)
-		ev |= path_round(&w, BASE_NS, 0, 0);
+	ev = quiet_rounds(&w, 4);
 	ktap_expect(ev & AICC_EV_POL_EVAL, "not evaluated in TRACK: %x", ev);
 	/* a timeout: its LOSS round is the classic law's */
 	aicc_on_rto(&w.f, &w.p, w.delivered, w.ce);
@@ -685,9 +693,7 @@ KTAP_CASE(model_off_in_start_and_loss)
 		    "LOSS: mode %u after %d round ends", w.f.mode, loss_ends);
 	ktap_expect(!(ev_loss & pol), "policy events in a LOSS round: %x",
 		    ev_loss);
-	ev = 0;
-	for (i = 0; i < 4; i++)
-		ev |= path_round(&w, BASE_NS, 0, 0);
+	ev = quiet_rounds(&w, 4);
 	ktap_expect(ev & AICC_EV_POL_EVAL, "not back after LOSS: %x", ev);
 }
 
