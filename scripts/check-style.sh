@@ -78,8 +78,6 @@ sci_float_ok()
 	done
 }
 
-# run_checkpatch LOG [checkpatch options] -- DIR...: prints the number of
-# findings; the findings go to LOG.
 # out_dir LOG: an empty LOG, and LOG.d/ for the outputs of one check run
 # file by file, each named after its file with '/' as '%'
 out_dir()
@@ -98,6 +96,8 @@ gather()
 	done
 }
 
+# run_checkpatch LOG [checkpatch options] -- DIR...: prints the number of
+# findings; the findings go to LOG.
 run_checkpatch()
 {
 	local log=$1 opts=() files

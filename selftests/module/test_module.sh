@@ -285,14 +285,19 @@ gp=$!
 # past eight windows delivered (and 200 packets), so that a connection's
 # total would be over the bound; polled, as the emulated CPU may start the
 # flow late and the sample must come while it runs
+# ss_field LINE NAME: the number after NAME: in an ss -ti line
+ss_field()
+{
+	echo "$1" | grep -oE "(^|[ ,(])$2:[0-9]+" | head -n 1 | sed 's/.*://'
+}
 line="" line2=""
 for _ in $(seq 50); do
 	sleep 0.2
 	l=$(ss -tin "dport = :$port" | tr '\n' ' ')
 	[[ $l == *aicc* ]] || continue
 	[ -n "$line" ] || line=$l
-	d=$(echo "$l" | grep -oE '(^|[ ,(])delivered:[0-9]+' | head -n 1 | sed 's/.*://')
-	w=$(echo "$l" | grep -oE '(^|[ ,(])cwnd:[0-9]+' | head -n 1 | sed 's/.*://')
+	d=$(ss_field "$l" delivered)
+	w=$(ss_field "$l" cwnd)
 	if [ "${d:-0}" -ge 200 ] && [ "${d:-0}" -ge $((8 * (${w:-0} + 1))) ]; then
 		line2=$l
 		break
@@ -308,15 +313,11 @@ fi
 # ab_ecn and ab_tot count bytes of the current round, as DCTCP's count its
 # window's; until 6 December 2026 the connection's total, which wraps
 # after 4 GiB
-ss_field()
-{
-	echo "$line2" | grep -oE "(^|[ ,(])$1:[0-9]+" | head -n 1 | sed 's/.*://'
-}
-ab_tot=$(ss_field ab_tot)
-ab_ecn=$(ss_field ab_ecn)
-cwnd=$(ss_field cwnd)
-mss=$(ss_field mss)
-delivered=$(ss_field delivered)
+ab_tot=$(ss_field "$line2" ab_tot)
+ab_ecn=$(ss_field "$line2" ab_ecn)
+cwnd=$(ss_field "$line2" cwnd)
+mss=$(ss_field "$line2" mss)
+delivered=$(ss_field "$line2" delivered)
 if [ -n "$ab_tot" ] && [ -n "$ab_ecn" ] && [ -n "$cwnd" ] && [ -n "$mss" ] &&
    [ "$ab_ecn" -le "$ab_tot" ] &&
    [ "$ab_tot" -le $(( (4 * cwnd + 4) * mss )) ]; then

@@ -185,6 +185,16 @@ cut:
 	strcpy(buf + n, cut);
 }
 
+/* the log, once the inputs are known good (NULL: none) */
+static void open_log(const char *file)
+{
+	if (!file)
+		return;
+	logf_ = fopen(file, "w");
+	if (!logf_)
+		die("%s: %s", file, strerror(errno));
+}
+
 static double cpu_s(void)
 {
 	return (double)clock() / CLOCKS_PER_SEC;
@@ -237,23 +247,21 @@ static void load_knobs(const char *file, int profile, u32 *out,
 	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
 	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
 	char why[300];
-	int i;
+	int i, k;
 
 	memset(have, 0, sizeof(have));
 	for (i = 0; i < AICC_NR_PROFILES; i++)
 		aicc_params_defaults(kn[i], i);
 	if (read_profile(file, kn, have, why, sizeof(why)))
 		die("%s", why);
-	for (i = 0; i < AICC_NR_KNOBS && !have[profile][i]; i++)
-		;
-	if (eval && i == AICC_NR_KNOBS)
+	if (eval && !memchr(have[profile], true, sizeof(have[profile])))
 		die("%s: no %s.* line: nothing of profile %s to evaluate",
 		    file, aicc_profile_desc[profile].name,
 		    aicc_profile_desc[profile].name);
-	for (i = 0; all && i < AICC_NR_PROFILES * AICC_NR_KNOBS; i++)
-		if (have[i / AICC_NR_KNOBS][i % AICC_NR_KNOBS])
-			all[i / AICC_NR_KNOBS][i % AICC_NR_KNOBS] =
-				kn[i / AICC_NR_KNOBS][i % AICC_NR_KNOBS];
+	for (i = 0; all && i < AICC_NR_PROFILES; i++)
+		for (k = 0; k < AICC_NR_KNOBS; k++)
+			if (have[i][k])
+				all[i][k] = kn[i][k];
 	/* what 'aicc profile load' refuses of the file's other profiles */
 	for (i = 0; eval && i < AICC_NR_PROFILES; i++)
 		if (i != profile &&
@@ -464,11 +472,7 @@ static int roce_main(const struct budget *b)
 	if (b->evalf)
 		load_roce(b->evalf, best);
 	/* only now: a refused file leaves an existing log as it was */
-	if (b->logfile) {
-		logf_ = fopen(b->logfile, "w");
-		if (!logf_)
-			die("%s: %s", b->logfile, strerror(errno));
-	}
+	open_log(b->logfile);
 
 	out("# aicc-tune %s\n", b->cmdline);
 	if (b->note)
@@ -727,12 +731,14 @@ int main(int argc, char **argv)
 		die_usage("%s", why);
 	if (work && mix_load(&mx, work, why, sizeof(why)))
 		die("%s", why);
-	if (work && mx.rpc_load_ln &&
-	    mx.rpc_load > rpc_load_max(profile, &fb, &mx, quick))
-		die("%s:%d: rpc_load %u: profile %s's RPC cases run at multiples of it, the simulator up to 100 %%: at most %u",
-		    work, mx.rpc_load_ln, mx.rpc_load,
-		    aicc_profile_desc[profile].name,
-		    rpc_load_max(profile, &fb, &mx, quick));
+	if (work && mx.rpc_load_ln) {
+		u32 most = rpc_load_max(profile, &fb, &mx, quick);
+
+		if (mx.rpc_load > most)
+			die("%s:%d: rpc_load %u: profile %s's RPC cases run at multiples of it, the simulator up to 100 %%: at most %u",
+			    work, mx.rpc_load_ln, mx.rpc_load,
+			    aicc_profile_desc[profile].name, most);
+	}
 
 	aicc_params_defaults(def, profile);
 	for (i = 0; i < AICC_NR_PROFILES; i++)
@@ -782,11 +788,7 @@ int main(int argc, char **argv)
 	 */
 	others_from(train, profile, start_all);
 	others_from(held, profile, start_all);
-	if (logfile) {
-		logf_ = fopen(logfile, "w");
-		if (!logf_)
-			die("%s: %s", logfile, strerror(errno));
-	}
+	open_log(logfile);
 
 	t0 = cpu_s();
 	out("# aicc-tune %s\n", cmdline);
