@@ -1057,6 +1057,8 @@ unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
 	else if (f->mode == AICC_MODE_LOSS)
 		f->mode = AICC_MODE_TRACK;
 	f->xflags &= ~AICC_X_START_CUT;
+	/* nor does the learned policy's watchdog count the loss */
+	f->flags &= ~AICC_F_POL_LOSS;
 	if (prior_pkts > AICC_CWND_FLOOR_PKTS && w > f->cwnd) {
 		f->cwnd = w;
 		f->flags &= ~AICC_F_CUT;

@@ -193,6 +193,17 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 	 */
 	bad = (f->flags & AICC_F_POL_LOSS) ||
 	      (u64)f->qdelay > (u64)in->target * AICC_POL_WD_DELAY_X;
+	if (!m) {
+		/*
+		 * Unloaded (or not for this profile): nothing is counted, a
+		 * round the old model drove is not judged, and a model
+		 * loaded later starts with a clean history and no hold.
+		 */
+		f->pol_hist = 0;
+		f->pol_hold = 0;
+		f->flags &= ~(AICC_F_POLICY | AICC_F_POL_LOSS);
+		return ev;
+	}
 	if (f->flags & AICC_F_POLICY) {
 		f->pol_hist = (u8)(f->pol_hist << 1) | bad;
 		if (bits8(f->pol_hist) >= AICC_POL_WD_ROUNDS) {
@@ -205,9 +216,9 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 
 	if (f->pol_hold) {
 		f->pol_hold--;
-		return m ? ev | AICC_EV_POL_HOLD : ev;
+		return ev | AICC_EV_POL_HOLD;
 	}
-	if (!m || (f->mode != AICC_MODE_TRACK && f->mode != AICC_MODE_RESUME))
+	if (f->mode != AICC_MODE_TRACK && f->mode != AICC_MODE_RESUME)
 		return ev;
 
 	aicc_policy_features(f, in, x);

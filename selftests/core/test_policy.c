@@ -843,6 +843,81 @@ KTAP_CASE(fallback_watchdog_loss)
 }
 
 /*
+ * A loss the stack undoes (DSACKs: reordering, not congestion) is no bad
+ * round: losses undone within their round, round after round, never trip
+ * the watchdog; the same losses kept do.
+ */
+KTAP_CASE(watchdog_ignores_undone_loss)
+{
+	struct aicc_model m;
+	unsigned int ev = 0;
+	struct drv w;
+	int i;
+
+	model_const(&m, 0, 0);
+	path_init(&w, &m);
+	path_to_track(&w);
+	for (i = 0; i < 4 * AICC_POL_WD_ROUNDS; i++) {
+		u32 n = aicc_cwnd_pkts(&w.f), prior = w.delivered, k;
+
+		for (k = 0; k < n; k++) {
+			ev |= drv_ack(&w, BASE_NS / n, BASE_NS, prior, 0,
+				      k == 0, 0);
+			if (k == 0)
+				ev |= aicc_on_undo(&w.f, &w.p, n);
+		}
+	}
+	ktap_expect((ev & AICC_EV_POL_EVAL) && (ev & AICC_EV_UNDO) &&
+		    !(ev & (AICC_EV_POL_WATCHDOG | AICC_EV_POL_HOLD)),
+		    "undone losses: events %x", ev);
+	path_init(&w, &m);
+	path_to_track(&w);
+	ev = count_rounds(&w, 4 * AICC_POL_WD_ROUNDS, BASE_NS, 1,
+			  AICC_EV_POL_WATCHDOG, &i);
+	ktap_expect(i > 0, "the same losses kept did not trip: %x", ev);
+}
+
+/*
+ * Unloading the model ends the watchdog's judgement: the round the old
+ * model drove is not judged after the unload (nothing is counted without
+ * a model), and a model loaded again starts with a clean history.  Three
+ * bad model rounds, one short of a trip, then the unload before the next
+ * round end.
+ */
+KTAP_CASE(watchdog_quiet_after_unload)
+{
+	const unsigned int pol = AICC_EV_POL_EVAL | AICC_EV_POL_RANGE |
+		AICC_EV_POL_WATCHDOG | AICC_EV_POL_HOLD;
+	struct aicc_model m;
+	unsigned int ev = 0;
+	struct drv w;
+	int i;
+
+	model_const(&m, 4096, 4096);
+	path_init(&w, &m);
+	path_to_track(&w);
+	for (i = 0; i < 2 * AICC_POL_WD_ROUNDS &&
+	     (w.f.pol_hist & 7) != 7; i++)
+		ev |= path_round(&w, BASE_NS, 0, 1);
+	ktap_expect((w.f.pol_hist & 7) == 7 && !(ev & AICC_EV_POL_WATCHDOG),
+		    "three bad model rounds: history %x, events %x",
+		    w.f.pol_hist, ev);
+	/* the model drives the next round, which loses too; then unload */
+	ktap_expect(w.f.flags & AICC_F_POLICY, "model not driving");
+	w.model = NULL;
+	ev = path_round(&w, BASE_NS, 0, 1);
+	ev |= count_rounds(&w, 2 * AICC_POL_WD_ROUNDS, BASE_NS, 1, 0, &i);
+	ktap_expect(!(ev & pol), "policy events without a model: %x", ev);
+	/* loaded again: evaluated at once, and one bad round is no trip */
+	w.model = &m;
+	ev = path_round(&w, BASE_NS, 0, 1);
+	ev |= path_round(&w, BASE_NS, 0, 1);
+	ktap_expect((ev & AICC_EV_POL_EVAL) &&
+		    !(ev & (AICC_EV_POL_WATCHDOG | AICC_EV_POL_HOLD)),
+		    "model loaded again: events %x", ev);
+}
+
+/*
  * A flow busy for 73 minutes: its busy input stays saturated past the
  * point where the busy period's 32-bit start (2^10 ns units) wraps, and
  * does not start over as if the flow had just resumed.
