@@ -152,7 +152,6 @@ static void flow_read(struct bulk *b, int i)
 
 static void bulk_sample(struct bulk *b, int k, uint64_t now)
 {
-	uint64_t a = b->t0 + (uint64_t)k * b->iv;
 	uint64_t e = b->t0 + (uint64_t)(k + 1) * b->iv;
 	double dt = ns_to_s(now - b->last_sample);
 
@@ -163,9 +162,15 @@ static void bulk_sample(struct bulk *b, int k, uint64_t now)
 		double *m = &b->iv_mbps[k * b->n + i];
 		uint64_t cur;
 
-		/* Not active at all in [a, e): no value. */
+		/*
+		 * Not active at all in the interval (it ends at e): no value.
+		 * A flow that stopped by the previous sample, taken at or
+		 * after this interval's start, had its last bytes in that
+		 * one: a flow leaving at an interval's end stops in the tick
+		 * that sampled it, just after the sample.
+		 */
 		if (!f->started || f->t_start >= e ||
-		    (f->stopped && f->t_stop <= a)) {
+		    (f->stopped && f->t_stop <= b->last_sample)) {
 			*m = NAN;
 			b->iv_retr[k * b->n + i] = -1;
 			continue;
