@@ -233,7 +233,14 @@ def testbed_run(raw, sc, algo, rep, meta, rpcbase):
     base = os.path.join(raw, "%s-%s-r%d" % (sc, algo, rep))
     j = load_json(base + ".json")
     if j is None:
-        return None
+        # A run the guest made (it left its exit status) without a report
+        # -- aiccgen prints none when it cannot open its connections --
+        # failed and has no numbers; without an exit status it never ran.
+        if not os.path.exists(base + ".rc"):
+            return None
+        why = run_failed(base, sc, {})
+        return {"error": None,
+                "failed": (why + "; " if why else "") + "no report"}
     rate_mbit = float(meta.get("rate_mbit", 20))
     rate_bps = rate_mbit * 1e6
     mss = mss_of(j)

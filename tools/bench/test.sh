@@ -12,7 +12,8 @@
 #   - report.py turns canned raw results (written here, with known values)
 #     into the expected medians, spreads, target verdicts, learned-policy
 #     ablation, JSON, CSV and plots, leaves out a testbed ablation with
-#     a missing column, and refuses a directory without results;
+#     a missing column, counts a run that left no report as failed, and
+#     refuses a directory without results;
 #   - bench.sh refuses bad arguments before it builds anything.
 #
 #   tools/bench/test.sh BUILD/aicc-ackcost
@@ -36,7 +37,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..19"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -331,6 +332,40 @@ sys.exit(0 if why == "exit 1; 6 of 10 iterations" and good is None and
          else 1)
 EOF
 ok $? "a failed run misses its targets; unanswered RPCs summed over runs"
+
+# A run that left its exit status but no report (aiccgen prints none when
+# it cannot open its connections) is a failed run of its scenario, not a
+# repetition that never happened: of two incast runs, the one with a report
+# meets the target, and the verdict is still missed, "1 run failed".  A
+# repetition with neither file was not run and is not counted.
+python3 - "$dir" "$tmp/norep" <<'EOF'
+import json, os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import report
+
+raw = sys.argv[2]
+os.makedirs(raw)
+with open(os.path.join(raw, "meta.txt"), "w") as f:
+    f.write("kernel 6.1.0-test\nreps 3\nalgos aicc\nscenarios incast\n")
+with open(os.path.join(raw, "incast-aicc-r1.json"), "w") as f:
+    json.dump({"ideal_us": 200000, "iters": 2, "summary": {
+        "count": 2, "p50_us": 200000, "p99_us": 210000, "ratio_p50": 1.0,
+        "ratio_p99": 1.05, "retrans": 0, "rto": 0}}, f)
+for k, rc in ((1, 0), (2, 1)):
+    with open(os.path.join(raw, "incast-aicc-r%d.rc" % k), "w") as f:
+        f.write("%d\n" % rc)
+open(os.path.join(raw, "incast-aicc-r2.json"), "w").close()
+tb = report.testbed(raw)
+runs = tb["runs"][("incast", "aicc")]
+out = [l for l in report.targets(tb, None).splitlines()
+       if "1.15 x ideal" in l]
+print("# %s | %s" % ([r["failed"] for r in runs], out))
+sys.exit(0 if [r["failed"] for r in runs] == [None, "exit 1; no report"]
+         and out and out[0].endswith("MISSED") and "1 run failed" in out[0]
+         else 1)
+EOF
+ok $? "a run without a report counts as failed"
 
 # A testbed ablation whose rows lack a column (the q99 of a run without
 # the queue sampler) is left out with a message naming the row, not read
