@@ -25,6 +25,7 @@
 import csv
 import glob
 import json
+import math
 import os
 import re
 import shutil
@@ -47,6 +48,18 @@ def load_json(path):
             return json.load(f)
     except (OSError, ValueError):
         return None
+
+
+def json_safe(x):
+    """x with every NaN or infinity as None: results.json is strict JSON,
+    and vm-ablation.sh prints "nan" for what it did not measure."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_safe(v) for v in x]
+    return x
 
 
 def median(v):
@@ -964,13 +977,17 @@ def main(argv):
         for p, v in (cpuinfo.get("ns_per_ack") or {}).items():
             rows.append(["cpu", "ack_path", p, "ns_per_ack", v, v, v, 1])
     with open(os.path.join(bdir, "results.json"), "w") as f:
-        json.dump(res, f, indent=1, sort_keys=True)
+        json.dump(json_safe(res), f, indent=1, sort_keys=True,
+                  allow_nan=False)
         f.write("\n")
     with open(os.path.join(bdir, "results.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["source", "scenario", "algorithm", "metric", "median", "min",
                     "max", "n"])
         for r in rows:
+            # a measure not taken has no line, as in the testbed's rows
+            if json_safe(r[4]) is None:
+                continue
             w.writerow(r[:4] + [float("%.6g" % x) if isinstance(x, float) else x
                                 for x in r[4:]])
     return 0

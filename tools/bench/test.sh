@@ -12,8 +12,9 @@
 #   - report.py turns canned raw results (written here, with known values)
 #     into the expected medians, spreads, target verdicts, learned-policy
 #     ablation, JSON, CSV and plots, leaves out a testbed ablation with
-#     a missing column, counts a run that left no report as failed, and
-#     refuses a directory without results;
+#     a missing column, counts a run that left no report as failed,
+#     writes strict JSON where a measure is NaN, and refuses a directory
+#     without results;
 #   - bench.sh refuses bad arguments before it builds anything.
 #
 #   tools/bench/test.sh BUILD/aicc-ackcost
@@ -37,7 +38,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..19"
+echo "1..20"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -397,6 +398,30 @@ EOF
 	grep -q "abl-short.txt: malformed row 'classic 1.015 1.206 19.13 1.000 0'" \
 		"$tmp/err3.txt"
 ok $? "a testbed ablation with a missing column is left out"
+
+# The complete ablation above has a q99 of "nan" (not measured): the report
+# takes it, and results.json stays strict JSON (null, not NaN) while the CSV
+# leaves the measure out.
+mkdir -p "$tmp/nan/vm-6.1/raw"
+printf 'kernel 6.1.0-test\nreps 1\nalgos aicc\nscenarios bulk\n' \
+	> "$tmp/nan/vm-6.1/raw/meta.txt"
+cp "$tmp/abl-whole.txt" "$tmp/nan/vm-6.1/raw/ablation.txt"
+python3 "$dir/report.py" "$tmp/nan" > /dev/null 2>&1 &&
+python3 - "$tmp/nan" <<'EOF'
+import csv, json, sys
+
+def bad(c):
+    raise ValueError("not JSON: " + c)
+
+r = json.loads(open(sys.argv[1] + "/results.json").read(), parse_constant=bad)
+a = r["ablation"]["testbed"]["6.1.0-test"]
+rows = list(csv.reader(open(sys.argv[1] + "/results.csv")))
+q99 = [x for x in rows if x[3] == "q99_us"]
+sys.exit(0 if a["classic"]["q99_us"] is None and a["model"]["q99_us"] == 9000
+         and [x[2] for x in q99] == ["model"] and
+         not any("nan" in x for x in rows) else 1)
+EOF
+ok $? "results.json and results.csv hold no NaN"
 
 mkdir -p "$tmp/empty"
 rc=0
