@@ -143,6 +143,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
+case $kernel in 6.1|6.12) ;; *) die "--kernel must be 6.1 or 6.12, not '$kernel'" ;; esac
 case $runs in ''|0*|*[!0-9]*) die "bad --runs '$runs' (1 or more, no leading zero)" ;; esac
 case $profile in aicc|aicc_lat|aicc_bulk) ;; *) die "unknown profile '$profile'" ;; esac
 case $scenario in stagger|incast|bulk) ;; *) die "unknown scenario '$scenario' (stagger, incast, bulk)" ;; esac

@@ -517,11 +517,19 @@ e3=$(bash "$dir/stagger-ab.sh" "$tmp/lat.conf" 2>&1 > /dev/null) || rc=$((rc * 1
 # bash reads 010 as octal (8 runs)
 e4=$(bash "$dir/stagger-ab.sh" --runs 010 x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
 e5=$(bash "$dir/stagger-ab.sh" --scenario rpc x.conf 2>&1 > /dev/null) || rc=$((rc * 10 + $?))
-[ "$rc" = 22222 ] && echo "$e1" | grep -qx 'stagger-ab: no profile file given' &&
+# a kernel the rig has not: refused before the last results are removed
+# (and before deps-if-needed.sh would install packages for it)
+printf 'aicc.target = 50\n' > "$tmp/coll.conf"
+mkdir -p "$tmp/keep" && touch "$tmp/keep/summary.txt"
+e6=$(bash "$dir/stagger-ab.sh" --kernel 5.10 --out "$tmp/keep" "$tmp/coll.conf" \
+	2>&1 > /dev/null) || rc=$((rc * 10 + $?))
+[ "$rc" = 222222 ] && echo "$e1" | grep -qx 'stagger-ab: no profile file given' &&
 	echo "$e2" | grep -qx "stagger-ab: bad --runs '0' (1 or more, no leading zero)" &&
 	echo "$e3" | grep -qx "stagger-ab: $tmp/lat.conf: no aicc knobs in it" &&
 	echo "$e4" | grep -qx "stagger-ab: bad --runs '010' (1 or more, no leading zero)" &&
-	echo "$e5" | grep -qx "stagger-ab: unknown scenario 'rpc' (stagger, incast, bulk)"
+	echo "$e5" | grep -qx "stagger-ab: unknown scenario 'rpc' (stagger, incast, bulk)" &&
+	echo "$e6" | grep -qx "stagger-ab: --kernel must be 6.1 or 6.12, not '5.10'" &&
+	[ -e "$tmp/keep/summary.txt" ]
 ok $? "stagger-ab: bad arguments refused with one line"
 
 # bench.sh refuses bad arguments before it builds or boots anything;
