@@ -55,6 +55,14 @@ while [ $# -gt 0 ]; do
 		reps=$2; shift 2 ;;
 	--algos) [ $# -ge 2 ] || die "--algos needs a value"
 		[[ $2 =~ ^[a-z0-9_\ ]+$ ]] || die "bad --algos '$2'"
+		# each once (a second run would overwrite the first's
+		# files), and at least one
+		seen=' '
+		for a in $2; do
+			[[ $seen == *" $a "* ]] && die "--algos names '$a' twice"
+			seen="$seen$a "
+		done
+		[ "$seen" != ' ' ] || die "--algos names no algorithm"
 		algos=$2; shift 2 ;;
 	--no-vm) vm=0; shift ;;
 	--no-sim) sim=0; shift ;;

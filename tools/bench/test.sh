@@ -542,8 +542,19 @@ for a in "--reps 08" "--reps 0" "--reps 10" "--kernel 5.10" "--frob"; do
 	[ "$(echo "$e" | wc -l)" = 1 ] || rc=1
 	msgs="$msgs|$e"
 done
+# --algos with no name (it booted the VM and ran no scenario) or a name
+# twice (the second run overwrote the first's files); BUILD and the --no-*
+# options keep a bench.sh that took them from building or booting
+for a in ' ' 'aicc cubic aicc'; do
+	e=$(BUILD=$tmp/bb bash "$dir/bench.sh" --no-build --no-vm --no-sim \
+		--no-cpu --algos "$a" 2>&1 > /dev/null) && rc=1
+	[ "$(echo "$e" | wc -l)" = 1 ] || rc=1
+	msgs="$msgs|$e"
+done
 [ $rc = 0 ] && echo "$msgs" | grep -q "|bench: --reps must be 1..9, not '08'|" &&
-	echo "$msgs" | grep -q "|bench: --kernel must be 6.1, 6.12 or both, not '5.10'|"
+	echo "$msgs" | grep -q "|bench: --kernel must be 6.1, 6.12 or both, not '5.10'|" &&
+	echo "$msgs" | grep -q "|bench: --algos names no algorithm|" &&
+	echo "$msgs" | grep -q "|bench: --algos names 'aicc' twice"
 ok $? "bench.sh: bad arguments refused with one line"
 
 [ $fail -eq 0 ] || { echo "# $fail of $n failed"; exit 1; }
