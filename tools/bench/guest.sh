@@ -16,13 +16,14 @@
 # on the listener's algorithm).
 #
 # Scenarios (per algorithm, per repetition), raw files
-# <scenario>-<algo>-r<rep>.{json,q,tc0,tc1}:
+# <scenario>-<algo>-r<rep>.{json,rc,q,tc0,tc1} (rc: aiccgen's exit status):
 #   bulk     one flow from snd1, BULK_SECS, backlog sampled
 #   stagger  four flows from snd1..snd4 joining and leaving 1 s apart
 #   incast   16 persistent connections from snd1..snd8 (2 each), bursts
 #            of 32 KB each after 200 ms idle gaps, 2 warm-up + ITERS
 #   rpc      RPC probe (256 B requests, 1 KB responses, Poisson 200/s)
-#            from snd3 while two bulk flows run from snd1 and snd2;
+#            from snd3 while two bulk flows run from snd1 and snd2
+#            (rpcbulk-<algo>-r<rep>.{json,rc});
 #            base: the probe alone on the idle path, at 100/s for 2 s
 #            (rpcbase-<algo>.json, once; the report takes its median).
 #            With aicc_lat and aicc_bulk both measured, one more row,
@@ -219,6 +220,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 					--req 256 --resp 1K --rate "$RPC_RATE" \
 					-t "$RPC_SECS" --seed "$rep" --start-delay 1.8
 				wait "$bp"
+				echo $? > "$raw/rpcbulk-$a-r$rep.rc"
 				;;
 			esac
 		done

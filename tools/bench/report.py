@@ -242,23 +242,30 @@ def run_failed(base, sc, j):
     return "; ".join(why) or None
 
 
+def run_report(base, sc):
+    """A run's report (None without one) and why it failed (None if it did
+    not).  A run the guest made (it left its exit status, or an empty
+    report) without a report -- aiccgen prints none when it cannot open its
+    connections -- failed; (None, None): the run was not made."""
+    j = load_json(base + ".json")
+    if j is not None:
+        return j, run_failed(base, sc, j)
+    if not os.path.exists(base + ".rc") and not os.path.exists(base + ".json"):
+        return None, None
+    why = run_failed(base, sc, {})
+    return None, (why + "; " if why else "") + "no report"
+
+
 def testbed_run(raw, sc, algo, rep, meta, rpcbase):
     base = os.path.join(raw, "%s-%s-r%d" % (sc, algo, rep))
-    j = load_json(base + ".json")
+    j, why = run_report(base, sc)
     if j is None:
-        # A run the guest made (it left its exit status) without a report
-        # -- aiccgen prints none when it cannot open its connections --
-        # failed and has no numbers; without an exit status it never ran.
-        if not os.path.exists(base + ".rc"):
-            return None
-        why = run_failed(base, sc, {})
-        return {"error": None,
-                "failed": (why + "; " if why else "") + "no report"}
+        return {"error": None, "failed": why} if why else None
     rate_mbit = float(meta.get("rate_mbit", 20))
     rate_bps = rate_mbit * 1e6
     mss = mss_of(j)
     cap = rate_mbit * mss / (mss + HDR_BYTES)
-    m = {"error": j.get("error"), "failed": run_failed(base, sc, j)}
+    m = {"error": j.get("error"), "failed": why}
     cnt = counters_delta(base)
     m["marks"] = cnt.get("marks")
     m["drops"] = cnt.get("drops")
@@ -289,7 +296,13 @@ def testbed_run(raw, sc, algo, rep, meta, rpcbase):
         m["lost"] = j.get("lost")
         q = qdelay_us(tc_backlog_samples(base + ".q"), rate_bps)
         m["q_p99_ms"] = pct(q, 99) / 1000 if q else None
-        bj = load_json(os.path.join(raw, "rpcbulk-%s-r%d.json" % (algo, rep)))
+        # the load the probe is measured under: without it the probe's
+        # numbers are the idle path's, so its failure is the run's
+        bj, bwhy = run_report(os.path.join(raw, "rpcbulk-%s-r%d" % (algo, rep)),
+                              "bulk")
+        if bwhy:
+            m["failed"] = "; ".join(x for x in (m["failed"],
+                                                "bulk flows: " + bwhy) if x)
         if bj:
             m["bulk_util"] = bulk_metrics(bj, cap, 1.0)["util"]
             m["retrans"] = netns(bj, "retrans_segs")

@@ -12,7 +12,8 @@
 #   - report.py turns canned raw results (written here, with known values)
 #     into the expected medians, spreads, target verdicts, learned-policy
 #     ablation, JSON, CSV and plots, leaves out a testbed ablation with
-#     a missing column, counts a run that left no report as failed,
+#     a missing column, counts a run that left no report as failed (an
+#     RPC run also when its bulk flows did),
 #     writes strict JSON where a measure is NaN, and refuses a directory
 #     without results;
 #   - bench.sh refuses bad arguments before it builds anything.
@@ -38,7 +39,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..21"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -367,6 +368,50 @@ sys.exit(0 if [r["failed"] for r in runs] == [None, "exit 1; no report"]
          else 1)
 EOF
 ok $? "a run without a report counts as failed"
+
+# An RPC run is measured under its two bulk flows: when they failed (no
+# report and exit 1; or, in raw results from before guest.sh kept their exit
+# status, a report with an error) the probe's numbers are the idle path's,
+# and the run failed.  The probe alone is within 1 ms here; the target is
+# missed, "2 runs failed"; the third run's bulk flows were fine.
+python3 - "$dir" "$tmp/rpcbulk" <<'EOF'
+import json, os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import report
+
+raw = sys.argv[2]
+os.makedirs(raw)
+
+
+def w(name, obj):
+    with open(os.path.join(raw, name), "w") as f:
+        f.write(obj if isinstance(obj, str) else json.dumps(obj))
+
+
+w("meta.txt", "kernel 6.1.0-test\nreps 3\nalgos aicc\nscenarios rpc\n")
+w("rpcbase-aicc.json", {"latency": {"p50_us": 5000, "p99_us": 5500}})
+bulk = {"intervals": [{"start_s": 1, "total_mbps": 19.0}], "error": None,
+        "netns": {"retrans_segs": 0, "rto_timeouts": 0}}
+for k in (1, 2, 3):
+    w("rpc-aicc-r%d.json" % k, {"latency": {"p50_us": 5200, "p99_us": 5600},
+                                "lost": 0})
+    w("rpc-aicc-r%d.rc" % k, "0\n")
+w("rpcbulk-aicc-r1.json", "")
+w("rpcbulk-aicc-r1.rc", "1\n")
+w("rpcbulk-aicc-r2.json", dict(bulk, error="run stopped early"))
+w("rpcbulk-aicc-r3.json", bulk)
+w("rpcbulk-aicc-r3.rc", "0\n")
+tb = report.testbed(raw)
+why = [r["failed"] for r in tb["runs"][("rpc", "aicc")]]
+out = [l for l in report.targets(tb, None).splitlines() if "RPC p99" in l]
+print("# %s | %s" % (why, out))
+sys.exit(0 if why == ["bulk flows: exit 1; no report",
+                      "bulk flows: run stopped early", None]
+         and out and out[0].endswith("MISSED") and "2 runs failed" in out[0]
+         else 1)
+EOF
+ok $? "an RPC run whose bulk flows failed counts as failed"
 
 # A testbed ablation whose rows lack a column (the q99 of a run without
 # the queue sampler) is left out with a message naming the row, not read
