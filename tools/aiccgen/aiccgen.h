@@ -154,7 +154,9 @@ extern const char *gen_mode;
 extern bool gen_json_global;	/* -j given before the mode */
 void gen_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void __attribute__((noreturn, format(printf, 1, 2))) gen_usage_err(const char *fmt, ...);
-void __attribute__((noreturn)) gen_bad_opt(int opt, char **argv);
+struct option;
+void __attribute__((noreturn)) gen_bad_opt(int opt, char **argv,
+					   const struct option *lo);
 void gen_no_operands(int argc, char **argv);
 
 /* Strict argument parsing; on error these print one line and exit 2. */
@@ -331,7 +333,6 @@ enum {
  * operands, checks the common options and returns -1.  mode_short is the
  * mode's own short options.
  */
-struct option;
 struct option *copts_start(struct copts *o, const struct option *mode,
 			   void (*help)(FILE *f));
 int copts_next(struct copts *o, int argc, char **argv, const char *mode_short,

@@ -609,7 +609,7 @@ int copts_next(struct copts *o, int argc, char **argv, const char *mode_short,
 			exit(0);
 		}
 		if (opt == ':' || opt == '?')
-			gen_bad_opt(opt, argv);
+			gen_bad_opt(opt, argv, lo);
 		return opt;
 	}
 	gen_no_operands(argc, argv);

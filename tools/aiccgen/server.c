@@ -516,7 +516,7 @@ int cmd_server(int argc, char **argv)
 			server_help(stdout);
 			return 0;
 		default:
-			gen_bad_opt(opt, argv);
+			gen_bad_opt(opt, argv, lo);
 		}
 	}
 	gen_no_operands(argc, argv);

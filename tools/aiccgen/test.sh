@@ -441,6 +441,10 @@ t_bad_args()
 	bad_args "-p: expected an integer" rpc -c "$HOST" -p 70000 &&
 	bad_args "unknown option '--bogus'" bulk -c "$HOST" --bogus &&
 	bad_args "needs an argument" rpc -c "$HOST" --req &&
+	bad_args "unknown option '-x' " bulk -c "$HOST" -xj &&
+	bad_args "unknown option '-x' " bulk -c "$HOST" -jx &&
+	bad_args "option '-n' needs an argument" bulk -c "$HOST" -jn &&
+	bad_args "unknown option '--leave=1' " bulk -c "$HOST" --leave=1 &&
 	bad_args "--start-delay: expected a number" rpc -c "$HOST" --start-delay -1 &&
 	bad_args "unknown mode 'frobnicate'" frobnicate &&
 	bad_args "no mode given" &&

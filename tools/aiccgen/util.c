@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -413,16 +414,47 @@ void gen_usage_err(const char *fmt, ...)
 }
 
 /*
- * The catch-all of a mode's option switch: opt is ':' (an option without
- * its argument) or an option getopt did not know.
+ * Whether getopt's error is about the long option in arg ("--name" or
+ * "--name=value"): one it does not know (optopt 0), or, with a value, one
+ * that takes none (optopt is its val).  Otherwise it is about the short
+ * option optopt, and arg may be the argument before its group (-xj: getopt
+ * stops at x before it moves past the group).
  */
-void gen_bad_opt(int opt, char **argv)
+static bool bad_opt_is_long(const char *arg, const struct option *lo)
 {
+	const char *eq;
+
+	if (strncmp(arg, "--", 2))
+		return false;
+	if (!optopt)
+		return true;
+	eq = strchr(arg, '=');
+	if (!eq)
+		return false;
+	for (; lo->name; lo++)
+		if (lo->val == optopt && lo->has_arg == no_argument &&
+		    strlen(lo->name) == (size_t)(eq - arg - 2) &&
+		    !strncmp(lo->name, arg + 2, eq - arg - 2))
+			return true;
+	return false;
+}
+
+/*
+ * The catch-all of a mode's option switch: opt is ':' (an option without
+ * its argument) or an option getopt did not know; lo the long options.
+ */
+void gen_bad_opt(int opt, char **argv, const struct option *lo)
+{
+	const char *arg = argv[optind - 1];
+	char name[3] = { '-', (char)optopt, '\0' };
+
+	/* an option missing its argument is the last one: arg */
 	if (opt == ':')
 		gen_usage_err("option '%s' needs an argument",
-			      argv[optind - 1]);
+			      strncmp(arg, "--", 2) ? name : arg);
 	gen_usage_err("unknown option '%s' (try '%s %s -h')",
-		      argv[optind - 1], GEN_NAME, gen_mode);
+		      bad_opt_is_long(arg, lo) ? arg : name, GEN_NAME,
+		      gen_mode);
 }
 
 /* After a mode's options: no operands may follow. */
