@@ -14,7 +14,9 @@
  *     back, and a write put back afterwards would still have been seen
  *     by the module in between);
  *   - a load that succeeds leaves every knob inside its documented range
- *     and each bounding pair ordered (target_min_us <= target_max_us, ...);
+ *     (the global files too: rate_memory 0 or 1, rate_memory_entries a
+ *     power of two in range) and each bounding pair ordered
+ *     (target_min_us <= target_max_us, ...);
  *   - `profile load -n` (check only) succeeds exactly when the real load
  *     does, and never changes anything.
  *
@@ -219,6 +221,9 @@ static void check_sane(void)
 		if (get(p, AICC_K_FS_MIN_CWND) > get(p, AICC_K_FS_MAX_CWND) * 1000)
 			violated("fs_min_cwnd > fs_max_cwnd after a load");
 	}
+	snprintf(path, sizeof(path), "%s/%s", root, AICC_G_RATE_MEMORY);
+	if (number(path) > 1)
+		violated("rate_memory not 0 or 1 after a load");
 	snprintf(path, sizeof(path), "%s/%s", root, AICC_G_RATE_MEMORY_ENTRIES);
 	v = number(path);
 	if (v < AICC_MEM_ENTRIES_MIN || v > AICC_MEM_ENTRIES_MAX || (v & (v - 1)))
