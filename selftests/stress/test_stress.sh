@@ -179,10 +179,17 @@ knob_writer()
 }
 
 # Whole profiles, as an administrator would load them; a bad file (one
-# knob out of range) must be refused with nothing applied.
+# knob out of range) must be refused with nothing applied.  Each good file
+# must load: they touch no bounding pair (target_min_us/target_max_us,
+# pacing_*, fs_*), which the knob writer keeps at their defaults, so the
+# consistency check has nothing to refuse.  The bad file's first line
+# sets aicc.start_exit to 400, a value no other writer uses (the knob
+# writer writes its default, minimum and maximum): 400 there after a
+# refused load means the tool applied part of it.
 profile_loader()
 {
-	local n=0 bad=0
+	local n=0 bad=0 f v
+	local -A applied=([a]=0 [b]=0 [saved]=0)
 
 	"$tool" profile save "$work/saved.prof" > /dev/null 2>&1 ||
 		echo "profile save failed" >> "$work/profile.err"
@@ -202,9 +209,9 @@ profile_loader()
 	} > "$work/bad.prof"
 	while [ ! -e "$work/stop" ]; do
 		for f in a b saved; do
-			if ! "$tool" profile load "$work/$f.prof" > /dev/null 2>> "$work/profile.log"; then
-				# the knob writer may hold a value the file's
-				# consistency check refuses: only count it
+			if "$tool" profile load "$work/$f.prof" > /dev/null 2>> "$work/profile.log"; then
+				applied[$f]=$((applied[$f] + 1))
+			else
 				echo "load $f refused" >> "$work/profile.log"
 			fi
 			n=$((n + 1))
@@ -212,9 +219,12 @@ profile_loader()
 		if "$tool" profile load "$work/bad.prof" > /dev/null 2>&1; then
 			bad=$((bad + 1))
 			echo "bad profile accepted" >> "$work/profile.err"
+		elif read -r v < "$sys/aicc/start_exit" && [ "$v" = 400 ]; then
+			bad=$((bad + 1))
+			echo "bad profile refused but aicc.start_exit = 400 applied" >> "$work/profile.err"
 		fi
 	done
-	echo "$n $bad" > "$work/profile.res"
+	echo "$n $bad ${applied[a]} ${applied[b]} ${applied[saved]}" > "$work/profile.res"
 }
 
 # Models: a neutral valid blob loads, corrupt ones are refused (EINVAL),
@@ -306,11 +316,11 @@ ktap_info "knob writes: ${kok:-?} valid accepted, ${krej:-?} invalid refused"
 ktap_expect "knobs: valid writes accepted, invalid refused, during traffic" \
 	"${kbad:-x} = 0 -a ${krej:-0} -gt 0" \
 	"$(head -n 5 "$work/knob.err" 2>/dev/null)"
-read -r pn pbad < "$work/profile.res" 2>/dev/null || pbad=x
-ktap_info "profile loads: ${pn:-?} ($(grep -c refused "$work/profile.log" 2>/dev/null) refused by the consistency check)"
+read -r pn pbad pa pb ps < "$work/profile.res" 2>/dev/null || pbad=x
+ktap_info "profile loads: ${pn:-?}, applied a ${pa:-?}, b ${pb:-?}, saved ${ps:-?} ($(grep -c refused "$work/profile.log" 2>/dev/null) refused)"
 ktap_expect "profile loads during traffic, bad profile refused" \
-	"${pbad:-x} = 0 -a ${pn:-0} -gt 0 -a ! -s $work/profile.err" \
-	"$(head -n 5 "$work/profile.err" 2>/dev/null)"
+	"${pbad:-x} = 0 -a ${pa:-0} -gt 0 -a ${pb:-0} -gt 0 -a ${ps:-0} -gt 0 -a ! -s $work/profile.err" \
+	"$(head -n 5 "$work/profile.err" "$work/profile.log" 2>/dev/null)"
 if [ $have_model -eq 1 ]; then
 	read -r mok mrej mbad < "$work/model.res" 2>/dev/null || mbad=x
 	ktap_info "models: ${mok:-?} loaded, ${mrej:-?} corrupt refused"
