@@ -24,7 +24,7 @@ export AICC_SYSFS=$tmp/sys
 echo 0 > "$AICC_SYSFS/model_loads"
 echo 0 > "$AICC_SYSFS/model_rejects"
 
-ktap_plan 14
+ktap_plan 15
 
 "$TRAIN" --identity -o "$tmp/id.model"
 ktap_check "identity model written and shown" \
@@ -73,6 +73,11 @@ ktap_expect "training is reproducible" \
 rc=0
 "$TRAIN" --hidden 0 -o "$tmp/x" >/dev/null 2>&1 || rc=$?
 ktap_expect "trainer: bad argument exits 2" "$rc = 2"
+# a number with trailing junk is refused, not read as its prefix
+rc=0
+"$TRAIN" --identity --sigma 0.1x -o "$tmp/sigma.model" >/dev/null 2>&1 || rc=$?
+ktap_expect "trainer: --sigma 0.1x exits 2, nothing written" \
+	"$rc = 2 -a ! -e $tmp/sigma.model" "exit $rc"
 # a name the parser would refuse: refused before training, nothing written
 # (a short training, should a regression train first)
 rc=0

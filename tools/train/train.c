@@ -448,6 +448,19 @@ static long num(const char *opt, const char *s, long lo, long hi)
 	return v;
 }
 
+/* a number in (@lo, @hi), all of @s: "0.1x" is refused, not read as 0.1 */
+static double real(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || !(v > lo && v < hi))
+		die(2, "%s: '%s' is not a number in (%g, %g)", opt, s, lo, hi);
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -498,9 +511,7 @@ int main(int argc, char **argv)
 			lambda = (int)num("--lambda", optarg, 4, MAX_LAMBDA);
 			break;
 		case 's':
-			sigma0 = atof(optarg);
-			if (!(sigma0 > 0 && sigma0 < 10))
-				die(2, "--sigma: '%s' is not in (0, 10)", optarg);
+			sigma0 = real("--sigma", optarg, 0, 10);
 			break;
 		case 'S':
 			seed = (u64)num("--seed", optarg, 0, 1L << 30);
