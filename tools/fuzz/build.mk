@@ -5,12 +5,13 @@
 # and the tool.  Included by the top-level Makefile.
 #
 #   make fuzz                  build $(BUILD)/fuzz/fuzz_*
-#   make check-fuzz            run each for FUZZ_TIME seconds (default 30);
-#                              part of `make check-unit`
+#   make check-fuzz            run fuzz_knob and fuzz_profile for FUZZ_TIME
+#                              seconds (default 30); part of `make check-unit`
 #   make check-fuzz FUZZ_TIME=1800   the longer run (Documentation/reliability.rst)
 #
-# Other harnesses (e.g. the model-blob fuzzer) have their own build rules
-# and can reuse tools/fuzz/run.sh.
+# The model-blob fuzzer (fuzz_model) has its build rule and its run,
+# `make check-fuzz-model`, in tools/train/build.mk; `make fuzz` builds it
+# too.
 
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 30

@@ -61,6 +61,9 @@ CHECK_UNIT += check-fuzz-model
 
 .PHONY: check-fuzz-model
 
+# `make fuzz` builds every harness, this one too
+fuzz: $(BUILD)/fuzz/fuzz_model
+
 $(BUILD)/fuzz/fuzz_model: tools/fuzz/fuzz_model.c module/core/aicc_model.c \
 		module/core/aicc_policy.c module/core/aicc_core.c $(CORE_HDRS) \
 		uapi/aicc_model.h tools/train/build.mk
