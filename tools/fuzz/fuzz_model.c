@@ -15,14 +15,21 @@
  *   - accepted: the blob is canonical -- serialising the parsed model
  *     gives back exactly the input bytes, so no byte went unchecked --
  *     its checksum matches an independent CRC-32, its length is the one
- *     its dimensions give, and inference on inputs taken from the blob
- *     stays within -1 .. 1 (UBSan checks the integer arithmetic).
+ *     its dimensions give, the values the format bounds are within their
+ *     bounds (uapi/aicc_model.h: shifts at most 15, a profile mask of
+ *     known profiles, min <= max for every input, biases within 2^24, a
+ *     printable name), and inference on inputs taken from the blob stays
+ *     within -1 .. 1 (UBSan checks the integer arithmetic).  Being
+ *     canonical alone says every byte was read, not that it was checked:
+ *     a parser that took an empty input range or shift 20 would still
+ *     write the same bytes back.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "aicc_core.h"
 #include "aicc_policy.h"
 
 /* CRC-32 again, table-driven, as an independent reference. */
@@ -91,6 +98,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(ref_crc(blob, n - 4) == m.crc);
 	CHECK(aicc_model_write(&m, again, sizeof(again)) == n);
 	CHECK(!memcmp(again, blob, n));
+
+	/* the bounds of uapi/aicc_model.h, on what was accepted */
+	CHECK(m.shift1 <= AICC_MODEL_MAX_SHIFT && m.shift2 <= AICC_MODEL_MAX_SHIFT);
+	CHECK(m.profiles && m.profiles < 1U << AICC_NR_PROFILES);
+	for (i = 0; i < AICC_MODEL_NR_IN; i++)
+		CHECK(m.in_min[i] <= m.in_max[i]);
+	for (i = 0; i < m.n_hidden; i++)
+		CHECK(m.b1[i] >= -AICC_MODEL_MAX_BIAS && m.b1[i] <= AICC_MODEL_MAX_BIAS);
+	for (i = 0; i < AICC_MODEL_NR_OUT; i++)
+		CHECK(m.b2[i] >= -AICC_MODEL_MAX_BIAS && m.b2[i] <= AICC_MODEL_MAX_BIAS);
+	for (i = 0; i < AICC_MODEL_NAME_LEN && m.name[i]; i++)
+		CHECK(m.name[i] >= 0x20 && m.name[i] <= 0x7e);
 
 	for (i = 0; i < 4; i++) {
 		s16 x[AICC_MODEL_NR_IN], y[AICC_MODEL_NR_OUT];
