@@ -241,14 +241,20 @@ model_loader()
 			bad=$((bad + 1))
 			echo "valid model refused" >> "$work/model.err"
 		fi
-		"$churn" model "$work/bad.blob" --bad $s
-		s=$((s + 1))
-		if cat "$work/bad.blob" > $sys/model 2>/dev/null; then
+		# a refusal counts only for a corrupt blob that exists: without
+		# the check, a missing file (aicc-churn refuses to write a blob
+		# the parser would accept) failed the cat and counted as one
+		rm -f "$work/bad.blob"
+		if ! "$churn" model "$work/bad.blob" --bad $s 2>> "$work/model.err"; then
 			bad=$((bad + 1))
-			echo "corrupt model ($((s - 1))) accepted" >> "$work/model.err"
+			echo "no corrupt blob $s to write" >> "$work/model.err"
+		elif cat "$work/bad.blob" > $sys/model 2>/dev/null; then
+			bad=$((bad + 1))
+			echo "corrupt model ($s) accepted" >> "$work/model.err"
 		else
 			rej=$((rej + 1))
 		fi
+		s=$((s + 1))
 		echo 1 > $sys/model_unload 2>/dev/null ||
 			{ bad=$((bad + 1)); echo "model_unload refused" >> "$work/model.err"; }
 		sleep 0.2
