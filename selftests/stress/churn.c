@@ -13,8 +13,8 @@
  *
  *   aicc-churn client -c HOST[,HOST...] -p PORT[,PORT...] -n N
  *		       [-P PARALLEL] [--cc NAME[,NAME...]] [--bytes B]
- *	opens N connections, PARALLEL at a time: connection i goes to host
- *	i mod #hosts, port i mod #ports, with congestion control
+ *	opens N connections, PARALLEL at a time: connection i goes to port
+ *	i mod #ports of host (i / #ports) mod #hosts, with congestion control
  *	(i / #ports) mod #names set before connect(); sends B bytes (default
  *	4096) of a position-dependent pattern, shuts down its side and reads
  *	until the server closes.  Prints
