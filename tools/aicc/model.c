@@ -223,6 +223,37 @@ static int model_load(const char *file)
 	return 0;
 }
 
+/*
+ * The model in use, read from sysfs.  Each read() returns the blob of that
+ * moment, so a load between two of them could join two blobs, which would
+ * not parse.  A blob that does not parse is read again: one that parses
+ * then was torn, one read twice the same is what the kernel serves.
+ * Returns its length (0: none), or -1 (reported) on error.
+ */
+static long read_live_model(const char *path,
+			    unsigned char buf[AICC_MODEL_MAX_LEN + 1],
+			    struct aicc_model *m)
+{
+	static unsigned char prev[AICC_MODEL_MAX_LEN + 1];
+	const char *why;
+	long n, pn = -1;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		n = read_blob(path, buf, sizeof(prev));
+		if (n <= 0)
+			return n;
+		if (n <= AICC_MODEL_MAX_LEN &&
+		    !aicc_model_parse(buf, (u32)n, m, &why))
+			return n;
+		if (n == pn && !memcmp(prev, buf, (size_t)n))
+			break;
+		pn = n;
+		memcpy(prev, buf, (size_t)n);
+	}
+	return parse_or_complain(buf, n, path, m) ? -1 : n;
+}
+
 static int model_show(const char *file)
 {
 	unsigned char buf[AICC_MODEL_MAX_LEN + 1];
@@ -246,10 +277,8 @@ static int model_show(const char *file)
 	if (require_module())
 		return 1;
 	model_path(path, sizeof(path), AICC_G_MODEL);
-	n = read_blob(path, buf, sizeof(buf));
+	n = read_live_model(path, buf, &m);
 	if (n < 0)
-		return 1;
-	if (n && parse_or_complain(buf, n, path, &m))
 		return 1;
 	if (opt_json) {
 		json_open_obj(NULL);

@@ -24,7 +24,7 @@ export AICC_SYSFS=$tmp/sys
 echo 0 > "$AICC_SYSFS/model_loads"
 echo 0 > "$AICC_SYSFS/model_rejects"
 
-ktap_plan 15
+ktap_plan 17
 
 "$TRAIN" --identity -o "$tmp/id.model"
 ktap_check "identity model written and shown" \
@@ -56,6 +56,44 @@ ktap_check "show -j: valid JSON" \
 	bash -c "'$AICC' -j model show | python3 -m json.tool >/dev/null"
 ktap_check "unload writes 1" \
 	bash -c "'$AICC' model unload >/dev/null && grep -qx 1 '$AICC_SYSFS/model_unload'"
+
+# A load between two reads of the live blob: the first read joins two
+# blobs, which fails the checksum as bad.model does; the next one serves
+# the model in use.  A FIFO stands for the sysfs file, each open giving
+# the next content; then the same bad blob twice.
+cp "$tmp/bad.model" "$tmp/torn"
+mv "$AICC_SYSFS/model" "$tmp/model.file"
+mkfifo "$AICC_SYSFS/model"
+# serve FILE...: each open of the FIFO reads the next FILE
+serve() {
+	local f
+
+	for f in "$@"; do
+		cat "$f" > "$AICC_SYSFS/model"
+	done
+}
+show_served() {
+	local pid
+
+	serve "$@" &
+	pid=$!
+	out=$(timeout 10 "$AICC" model show 2>&1) && rc=0 || rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	# release a writer still waiting for a reader (an open O_RDWR of a
+	# FIFO does not block), so that no cat outlives the test
+	exec 3<>"$AICC_SYSFS/model"
+	exec 3<&-
+}
+show_served "$tmp/torn" "$tmp/id.model"
+ktap_expect "show: a blob torn by a load is read again" \
+	"$rc = 0 -a $(grep -c 'name: *identity' <<< "$out") = 1" "exit $rc: $out"
+show_served "$tmp/torn" "$tmp/torn"
+ktap_expect "show: the same bad blob twice is reported invalid" \
+	"$rc = 1 -a $(grep -c 'invalid model: checksum' <<< "$out") = 1" \
+	"exit $rc: $out"
+rm "$AICC_SYSFS/model"
+mv "$tmp/model.file" "$AICC_SYSFS/model"
 
 rc=0
 "$AICC" model >/dev/null 2>&1 || rc=$?
