@@ -129,6 +129,24 @@ static int parse_num(const char *s, double lo, double hi, double *out)
  * scenario kind (its weight multiplier, 0 drops it) or one of msg_kb,
  * gap_us, rpc_load, bulk_flows, hosts, time_scale.
  */
+struct mix_ctx {
+	struct tune_mix *m;
+	u32 seen;	/* bit per key given: kinds, then mix_line()'s par[] */
+};
+
+/* A key given twice is refused, as in a profile file: which would win? */
+static int mix_once(struct mix_ctx *mc, const struct tune_kv_pos *at,
+		    const char *key, int bit)
+{
+	if (mc->seen & (1U << bit)) {
+		snprintf(at->why, at->len, "%s:%d: %s given twice", at->file,
+			 at->ln, key);
+		return -1;
+	}
+	mc->seen |= 1U << bit;
+	return 0;
+}
+
 /* One KEY = VALUE line of a workload file (mix_load()) into @ctx. */
 static int mix_line(void *ctx, const struct tune_kv_pos *at, char *key,
 		    char *val)
@@ -138,13 +156,17 @@ static int mix_line(void *ctx, const struct tune_kv_pos *at, char *key,
 		{ "rpc_load", 1, 95 }, { "bulk_flows", 1, 64 },
 		{ "hosts", 4, 32 }, { "time_scale", 0.1, 10 },
 	};
-	struct tune_mix *m = ctx;
+	struct mix_ctx *mc = ctx;
+	struct tune_mix *m = mc->m;
 	double v;
 	int i;
 
+	_Static_assert(TK_NR + TUNE_NR(par) <= 32, "mix_ctx.seen: one bit per key");
 	for (i = 0; i < TK_NR; i++) {
 		if (strcmp(key, tune_kind_name[i]))
 			continue;
+		if (mix_once(mc, at, key, i))
+			return -1;
 		if (parse_num(val, 0, 1000, &v)) {
 			snprintf(at->why, at->len,
 				 "%s:%d: weight of %s must be 0..1000",
@@ -157,6 +179,8 @@ static int mix_line(void *ctx, const struct tune_kv_pos *at, char *key,
 	for (i = 0; i < TUNE_NR(par); i++) {
 		if (strcmp(key, par[i].key))
 			continue;
+		if (mix_once(mc, at, key, TK_NR + i))
+			return -1;
 		if (parse_num(val, par[i].lo, par[i].hi, &v)) {
 			snprintf(at->why, at->len, "%s:%d: %s must be %g..%g",
 				 at->file, at->ln, key, par[i].lo, par[i].hi);
@@ -194,10 +218,11 @@ static int mix_line(void *ctx, const struct tune_kv_pos *at, char *key,
 int mix_load(struct tune_mix *mx, const char *file, char *why, size_t len)
 {
 	struct tune_mix m = *mx;
+	struct mix_ctx mc = { .m = &m };
 	double any = 0;
 	int i;
 
-	if (tune_kv_file(file, "KEY = VALUE", mix_line, &m, why, len))
+	if (tune_kv_file(file, "KEY = VALUE", mix_line, &mc, why, len))
 		return -1;
 	for (i = 0; i < TK_NR; i++)
 		any += m.weight[i];

@@ -704,8 +704,24 @@ KTAP_CASE(workload_mix_parses_and_applies)
 	mix_defaults(&mx);
 	ok &= mix_load(&mx, path, why, sizeof(why)) == -1 &&
 		mx.weight[TK_INCAST] == 1;
-	unlink(path);
 	ktap_expect(ok, "mix not parsed, applied or refused as expected");
+	/* a key given twice, a scenario weight or a parameter: refused */
+	for (i = 0; i < 2; i++) {
+		f = fopen(path, "w");
+		if (f) {
+			fprintf(f, i ? "gap_us = 50\nincast = 2\ngap_us = 70\n" :
+				"incast = 2\nrpc = 0\nincast = 3\n");
+			fclose(f);
+		}
+		mix_defaults(&mx);
+		ok = mix_load(&mx, path, why, sizeof(why)) == -1 &&
+			strstr(why, ":3: ") &&
+			strstr(why, i ? "gap_us given twice" :
+			       "incast given twice") &&
+			mx.weight[TK_INCAST] == 1;
+		ktap_expect(ok, "a key twice: %s", why);
+	}
+	unlink(path);
 }
 
 /*
