@@ -185,9 +185,16 @@ cut:
 	strcpy(buf + n, cut);
 }
 
-/* the log, once the inputs are known good (NULL: none) */
-static void open_log(const char *file)
+/*
+ * Once the inputs are known good, before any work: the log opened and the
+ * output file found writable (either NULL: none).
+ */
+static void open_outputs(const char *file, const char *outf)
 {
+	char why[4400];
+
+	if (outf && tune_probe_out(outf, why, sizeof(why)))
+		die("%s", why);
 	if (!file)
 		return;
 	logf_ = fopen(file, "w");
@@ -472,7 +479,7 @@ static int roce_main(const struct budget *b)
 	if (b->evalf)
 		load_roce(b->evalf, best);
 	/* only now: a refused file leaves an existing log as it was */
-	open_log(b->logfile);
+	open_outputs(b->logfile, b->outf);
 
 	out("# aicc-tune %s\n", b->cmdline);
 	if (b->note)
@@ -788,7 +795,7 @@ int main(int argc, char **argv)
 	 */
 	others_from(train, profile, start_all);
 	others_from(held, profile, start_all);
-	open_log(logfile);
+	open_outputs(logfile, outf);
 
 	t0 = cpu_s();
 	out("# aicc-tune %s\n", cmdline);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tune.h"
@@ -30,21 +31,53 @@ int tune_finish(FILE *f, const char *tmp, const char *file, char *why,
 	return 0;
 }
 
+/* FILE.tmpPID into @tmp; -1 with why set if it does not fit */
+static int tmp_name(const char *file, char *tmp, size_t tlen, char *why,
+		    size_t len)
+{
+	if ((size_t)snprintf(tmp, tlen, "%s.tmp%d", file, (int)getpid()) >= tlen) {
+		snprintf(why, len, "%s: name too long", file);
+		return -1;
+	}
+	return 0;
+}
+
 FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen,
 		    const char *header, char *why, size_t len)
 {
 	FILE *f;
 
-	if ((size_t)snprintf(tmp, tlen, "%s.tmp%d", file, (int)getpid()) >= tlen) {
-		snprintf(why, len, "%s: name too long", file);
+	if (tmp_name(file, tmp, tlen, why, len))
 		return NULL;
-	}
 	f = fopen(tmp, "w");
 	if (!f)
 		snprintf(why, len, "%s: %s", tmp, strerror(errno));
 	else if (header)
 		fputs(header, f);
 	return f;
+}
+
+int tune_probe_out(const char *file, char *why, size_t len)
+{
+	char tmp[4200];
+	struct stat st;
+	FILE *f;
+
+	if (!stat(file, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "%s: is a directory", file);
+		return -1;
+	}
+	if (tmp_name(file, tmp, sizeof(tmp), why, len))
+		return -1;
+	f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(why, len, "%s: cannot be written: %s", file,
+			 strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	unlink(tmp);
+	return 0;
 }
 
 int tune_write_knobs(const char *file, const char *header, const char *prefix,

@@ -231,6 +231,7 @@ bad_input_refused() {
 	refuses 2 --profile aicc --source text &&
 	refuses 2 --profile aicc --rate-gbit 401 &&
 	rate_and_rpc_load_limits &&
+	unwritable_output_refused_first &&
 	defaults_h_refuses -o "$TMP/x.conf" &&
 	defaults_h_refuses --log "$TMP/x.log" &&
 	defaults_h_refuses --profile aicc &&
@@ -240,6 +241,21 @@ bad_input_refused() {
 	defaults_h_refuses --start "$TMP/p.conf" &&
 	defaults_h_refuses --source 'two
 lines'
+}
+
+# an -o that cannot be written is refused before the run (the log left as
+# it was), not after it: a missing directory, a directory
+unwritable_output_refused_first() {
+	local o
+
+	for o in "$TMP/nodir/x.conf" "$TMP"; do
+		REFUSE_OUT=0 refuses 1 $SMALL --generations 1 \
+			--log "$TMP/bad.log" -o "$o" || return 1
+		grep -qF "$o" "$TMP/err" ||
+			fail "-o $o: not named: $(cat "$TMP/err")" || return 1
+		REFUSE_OUT=0 refuses 1 --roce --quick --generations 1 \
+			--log "$TMP/bad.log" -o "$o" || return 1
+	done
 }
 
 # the sets run cases at 4 times --rate-gbit and at up to 3 times (aicc_lat)

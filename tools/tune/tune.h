@@ -251,6 +251,12 @@ FILE *tune_open_tmp(const char *file, char *tmp, size_t tlen,
 		    const char *header, char *why, size_t len);
 int tune_finish(FILE *f, const char *tmp, const char *file, char *why,
 		size_t len);
+/*
+ * Whether FILE can be written the way tune_finish() writes it (its
+ * temporary file made and removed; not a directory): checked before a
+ * run, not after it.  0, or -1 with why set.
+ */
+int tune_probe_out(const char *file, char *why, size_t len);
 
 /* n lines "PREFIXNAME = VALUE", padded to width, then "# DESC" */
 int tune_write_knobs(const char *file, const char *header, const char *prefix,
