@@ -273,7 +273,7 @@ unsigned int roce_rp_on_tx(struct roce_rp *r, const struct roce_params *p,
 		clamp_rates(r, p);
 	if (r->algo == AICC_ROCE_ALGO_DCQCN)
 		return dcqcn_on_tx(r, p, now, bytes);
-	if (r->algo != AICC_ROCE_ALGO_AICC)
+	if (r->algo != AICC_ROCE_ALGO_AICC || psn == ROCE_PSN_NONE)
 		return 0;
 	psn &= ROCE_PSN_MASK;
 	if (!r->have_psn) {

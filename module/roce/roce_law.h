@@ -9,7 +9,9 @@
  *   roce_rp_init()    a flow appears (its rate starts at the line rate)
  *   roce_rp_on_tx()   a packet leaves at @depart (timer and byte-counter
  *                     recovery; the aicc law times ACK-requesting packets
- *                     from their departure, not from the pacing wait)
+ *                     from their departure, not from the pacing wait, and
+ *                     tracks the PSNs of requests only: a response is sent
+ *                     with ROCE_PSN_NONE)
  *   roce_rp_on_ack()  an RC acknowledgment or NAK arrives (aicc law only)
  *   roce_rp_on_cnp()  a CNP arrives for the flow
  *
@@ -37,6 +39,12 @@
 
 #define ROCE_LINE_RATE_BPS	100000000000ULL	/* rp_max_rate 0 */
 #define ROCE_PSN_MASK		0xffffffU
+/*
+ * roce_rp_on_tx()'s PSN for a packet outside the flow's own sequence: a
+ * response this host sends as the responder (an ACK, a read response)
+ * carries the PSN of the peer's request, from the peer's sequence.
+ */
+#define ROCE_PSN_NONE		0xffffffffU
 
 struct roce_params {
 	u32 k[AICC_ROCE_NR_KNOBS];

@@ -546,6 +546,16 @@ static bool roce_is_ack(u8 opcode)
 }
 
 /*
+ * An RC request: its PSN is of the sender's own sequence.  A response (a
+ * read response, ACK or atomic ACK) carries the PSN of the request it
+ * answers, from the peer's sequence; UC and UD packets have no ACKs.
+ */
+static bool roce_is_request(u8 opcode)
+{
+	return opcode < 0x20 && !roce_is_ack(opcode);
+}
+
+/*
  * What an acknowledgment says of its PSN: from the AETH's syndrome for
  * ACKNOWLEDGE (0x00-0x1f ACK, 0x20-0x3f RNR NAK, 0x60 PSN sequence error
  * NAK); the read responses and atomic ACKs that carry one are ACKs.  False
@@ -788,8 +798,9 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 			t = now + ROCE_MAX_HOLD_NS;
 			roce_count(AICC_RS_HOLD_CAPPED);
 		}
-		roce_rp_on_tx(&f->rp, p, now, t, skb->len, pk.psn,
-			      pk.b8 & ROCE_BTH_ACKREQ);
+		roce_rp_on_tx(&f->rp, p, now, t, skb->len,
+			      roce_is_request(pk.opcode) ? pk.psn :
+			      ROCE_PSN_NONE, pk.b8 & ROCE_BTH_ACKREQ);
 		f->next_tx = t + roce_tx_time_ns(f->rp.rc, skb->len);
 		roce_check_fq(f, skb, now);
 	} else if ((s64)(f->next_tx - now) > 0) {

@@ -20,6 +20,8 @@
 #   - IPv6 RoCE under congestion: CNPs (IPv6 ICRC) are received and act;
 #   - under loss, the module sees every PSN sequence error NAK that rxe
 #     counts, and the aicc law (cc_algo=2) cuts;
+#   - the aicc law takes RTT samples on queue pairs that send both ways
+#     (the PSNs of the responses a host sends are not its requests');
 #   - fq on every queue under an mq root counts as fq, pfifo does not;
 #   - malformed packets to UDP 4791 (truncated, wrong opcode, CNPs with a
 #     bad ICRC or QPN or length) are ignored and counted;
@@ -55,7 +57,7 @@ t_start=$(cut -d' ' -f1 /proc/uptime)
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 23
+ktap_plan 24
 
 unload()
 {
@@ -251,6 +253,39 @@ mq_run pfifo 18523 || mq_nofq=0 mq_paced=0
 tc qdisc replace dev ra root fq limit 10000 flow_limit 1000
 ktap_expect "mq root: fq children no_fq +$fq_nofq of $fq_paced paced; pfifo children no_fq +$mq_nofq of $mq_paced" \
 	"$fq_paced -gt 0 -a $fq_nofq -eq 0 -a $mq_paced -gt 0 -a $mq_nofq -gt 0"
+
+# 11d. the aicc law on queue pairs that send both ways: rping's server
+# answers the client's first SEND with an ACK (a PSN of the client's
+# sequence) before it sends a request of its own (an RDMA READ).  Only
+# requests make the flow's sequence; were the ACK's PSN taken for one, a
+# client sequence ahead of the server's (half of all connections) would
+# leave every later acknowledgment of the server's requests stale: no RTT
+# sample, ever.  Six new connections; each of their flows between A and B
+# under the aicc law must have an RTT sample (unit test
+# aicc_law_responses_outside_the_sequence).
+before=$("$aicc" rdma flows | awk 'NR > 1 { printf " %s ", $3 }')
+echo 2 > $S/cc_algo
+runs=0
+for _ in 1 2 3 4 5 6; do
+	roce_rping 2 && runs=$((runs + 1))
+done
+read -r timed untimed < <("$aicc" -j rdma flows | python3 -c '
+import json, sys
+a, b, old = sys.argv[1], sys.argv[2], sys.argv[3].split()
+t = u = 0
+for f in json.load(sys.stdin):
+    if (str(f["sport"]) in old or f["algo"] != "aicc" or
+            (f["local"], f["remote"]) not in ((a, b), (b, a)) or
+            not f["tx_pkts"] or not f["rx_pkts"]):
+        continue
+    if f["rtt_us"] > 0:
+        t += 1
+    else:
+        u += 1
+print(t, u)' "$ROCE_A" "$ROCE_B" "$before")
+echo 1 > $S/cc_algo
+ktap_expect "aicc law, rping both ways: $runs of 6 runs, flows with an RTT sample ${timed:-?}, without ${untimed:-?}" \
+	"$runs -eq 6 -a ${timed:-0} -ge 2 -a ${untimed:-1} -eq 0"
 
 # 12. malformed packets
 m0=$(st malformed) b0=$(st cnp_bad) c0=$(st cuts)

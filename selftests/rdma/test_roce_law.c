@@ -374,6 +374,38 @@ KTAP_CASE(aicc_law_nak)
 }
 
 /*
+ * aicc law: a queue pair that sends both ways carries, beside this host's
+ * requests, its responses to the peer's (ACKs, read responses) with the
+ * PSNs of the peer's sequence.  The module sends those with ROCE_PSN_NONE,
+ * and they are no part of the flow's sequence, not even as the flow's
+ * first packet (a responder ACKs before it sends a request of its own):
+ * a response's PSN taken for a request's put the acknowledged and sent
+ * marks in the other sequence, and an ACK of 16 requests counted 1017
+ * packets delivered (or, the other sequence ahead, nothing ever again).
+ */
+KTAP_CASE(aicc_law_responses_outside_the_sequence)
+{
+	struct roce_rp r;
+	u32 psn = 1000;
+	int j;
+
+	params(AICC_ROCE_ALGO_AICC);
+	roce_rp_init(&r, &P, 0);
+	roce_rp_on_tx(&r, &P, 0, 0, 60, ROCE_PSN_NONE, false);
+	for (j = 0; j < 16; j++) {
+		roce_rp_on_tx(&r, &P, MS, MS, 1024, psn + j, j == 15);
+		roce_rp_on_tx(&r, &P, MS, MS, 1084, ROCE_PSN_NONE, false);
+	}
+	roce_rp_on_ack(&r, &P, 2 * MS, psn + 15, ROCE_ACK);
+	ktap_expect(r.delivered == 16 && r.una_psn == psn + 16 &&
+		    r.nxt_psn == psn + 16 && r.rtt_us == 1000 &&
+		    r.mss == 1024,
+		    "delivered %u una %u nxt %u rtt %u us mss %u: want 16, %u, %u, 1000, 1024",
+		    r.delivered, r.una_psn, r.nxt_psn, r.rtt_us, r.mss,
+		    psn + 16, psn + 16);
+}
+
+/*
  * aicc law: each profile's parameters, but at pacing gain 1 -- a RoCE
  * sender has no window to cap what a gain above 1 puts in flight.
  */
