@@ -322,15 +322,28 @@ KTAP_CASE(aicc_law_cnp)
 {
 	struct roce_rp r;
 	u64 t, before;
-	u32 psn = 0;
+	u32 psn = 0, del;
 
 	before = aicc_law_run(&r, &t, &psn, 100, 0, true);
 	ktap_expect(r.rc < before, "CNPs did not cut: %llu -> %llu",
 		    (unsigned long long)before, (unsigned long long)r.rc);
-	/* stale and future ACKs are ignored */
+	/*
+	 * stale and future ACKs are ignored: neither moves the flow's
+	 * sequence or its delivered count (the rate alone need not show it)
+	 */
 	before = r.rc;
+	del = r.delivered;
+	ktap_expect(r.una_psn == psn && r.nxt_psn == psn,
+		    "una %u nxt %u after the windows, want %u", r.una_psn,
+		    r.nxt_psn, psn);
 	roce_rp_on_ack(&r, &P, t + 1, psn - 100, ROCE_ACK);
+	ktap_expect(r.una_psn == psn && r.delivered == del,
+		    "stale ACK: una %u (want %u), delivered +%u", r.una_psn,
+		    psn, r.delivered - del);
 	roce_rp_on_ack(&r, &P, t + 2, psn + 5000, ROCE_ACK);
+	ktap_expect(r.una_psn == psn && r.delivered == del,
+		    "ACK beyond anything sent: una %u (want %u), delivered +%u",
+		    r.una_psn, psn, r.delivered - del);
 	ktap_expect(r.rc == before, "stale/future ACK changed the rate");
 }
 
