@@ -140,6 +140,117 @@ KTAP_CASE(dcqcn_recovery)
 }
 
 /*
+ * DCQCN's byte counter and hyper increase: with rp_byte_reset set, a stage
+ * of the timer and one of the byte counter per step.  Past rp_threshold
+ * on one counter the target gains rp_ai_rate, on both (min(T, B) -
+ * rp_threshold) * rp_hai_rate.
+ */
+KTAP_CASE(dcqcn_byte_counter_hyper_increase)
+{
+	static const u64 gain[] = { 0, 0, 10 + 100, 100 + 200 };
+	u32 k[AICC_ROCE_NR_KNOBS];
+	struct roce_rp r;
+	u64 t = 0, per, rt;
+	unsigned int i;
+
+	roce_params_defaults(k);
+	k[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_DCQCN;
+	k[AICC_RK_RP_BYTE_RESET] = 10000;
+	k[AICC_RK_RP_THRESHOLD] = 2;
+	k[AICC_RK_RP_AI_RATE] = 10;
+	k[AICC_RK_RP_HAI_RATE] = 100;
+	roce_params_set(&P, k);
+	per = (u64)k[AICC_RK_RP_TIME_RESET] * 1000;
+	roce_rp_init(&r, &P, t);
+	for (i = 0; i < 12; i++) {
+		t += 5 * MS;
+		roce_rp_on_cnp(&r, &P, t);
+	}
+	rt = r.rt;
+	/* half a counter's bytes: no stage */
+	ktap_expect(!roce_rp_on_tx(&r, &P, t, t, 5000, 0, false) &&
+		    r.b_stage == 0 && r.t_stage == 0, "a stage at 5000 bytes");
+	for (i = 0; i < 4; i++) {
+		t += per;
+		roce_rp_on_tx(&r, &P, t, t, 10000, 0, false);
+		rt += gain[i] * MBPS;
+		ktap_expect(r.t_stage == i + 1 && r.b_stage == i + 1 &&
+			    r.rt == rt,
+			    "step %u: stages %u/%u, target %llu, want %llu", i + 1,
+			    r.t_stage, r.b_stage, (unsigned long long)r.rt,
+			    (unsigned long long)rt);
+	}
+}
+
+/*
+ * A flow that recovers to the line rate is no longer cut: its next CNP is
+ * a first one again (rp_rate_to_set_on_first_cnp, rp_initial_alpha_value).
+ */
+KTAP_CASE(dcqcn_back_at_line_rate_first_cnp_again)
+{
+	u32 k[AICC_ROCE_NR_KNOBS];
+	struct roce_rp r;
+	u64 t = MS, per;
+	int i;
+
+	roce_params_defaults(k);
+	k[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_DCQCN;
+	k[AICC_RK_RP_MAX_RATE] = 1000;
+	k[AICC_RK_RP_RATE_FIRST_CNP] = 40;
+	k[AICC_RK_RP_AI_RATE] = 1000;
+	k[AICC_RK_RP_THRESHOLD] = 1;
+	roce_params_set(&P, k);
+	per = (u64)k[AICC_RK_RP_TIME_RESET] * 1000;
+	roce_rp_init(&r, &P, 0);
+	roce_rp_on_cnp(&r, &P, t);
+	ktap_expect(r.cut && r.rc == 40 * MBPS, "first CNP: %llu",
+		    (unsigned long long)r.rc);
+	for (i = 0; i < 16 && r.cut; i++) {
+		t += per;
+		roce_rp_on_tx(&r, &P, t, t, 1000, 0, false);
+	}
+	ktap_expect(!r.cut && r.rc == 1000 * MBPS,
+		    "not back at the cap after %d stages: %llu", i,
+		    (unsigned long long)r.rc);
+	r.alpha = 100;
+	t += 10 * MS;
+	roce_rp_on_cnp(&r, &P, t);
+	ktap_expect(r.rc == 40 * MBPS &&
+		    r.alpha == k[AICC_RK_RP_INITIAL_ALPHA],
+		    "CNP at the cap is no first: rc %llu alpha %u",
+		    (unsigned long long)r.rc, r.alpha);
+}
+
+/*
+ * After a long idle gap a transmit catches up at most 64 stages, and the
+ * timer restarts from then: the next transmit is no stage.
+ */
+KTAP_CASE(dcqcn_idle_catch_up_bounded)
+{
+	struct roce_rp r;
+	u64 t = 0, rc;
+	int i;
+
+	params(AICC_ROCE_ALGO_DCQCN);
+	roce_rp_init(&r, &P, t);
+	for (i = 0; i < 30; i++) {
+		t += 5 * MS;
+		roce_rp_on_cnp(&r, &P, t);
+	}
+	t += 3600000 * MS;
+	ktap_expect(roce_rp_on_tx(&r, &P, t, t, 1000, 0, false) &
+		    ROCE_EV_INCREASE, "no increase after an hour");
+	ktap_expect(r.cut && r.t_stage == 64, "stages %u, cut %u", r.t_stage,
+		    r.cut);
+	rc = r.rc;
+	ktap_expect(!(roce_rp_on_tx(&r, &P, t + 1, t + 1, 1000, 0, false) &
+		      ROCE_EV_INCREASE) && r.rc == rc && r.t_stage == 64,
+		    "a transmit 1 ns later: stages %u, rate %llu -> %llu",
+		    r.t_stage, (unsigned long long)rc,
+		    (unsigned long long)r.rc);
+}
+
+/*
  * rp_max_rate and rp_min_rate bind the flows already running: a flow
  * never cut used to keep the cap of the moment it started (a cap lifted
  * left it at the old one, a cap lowered left it at the line rate), and a
