@@ -124,8 +124,15 @@ static void alpha_advance(struct roce_rp *r, const struct roce_params *p,
 	n = aicc_udiv64(now - r->alpha_ts, per);
 	if (!n)
 		return;
-	/* the period that just ended had its CNP increase already */
-	r->alpha = alpha_decay(r->alpha, p->k[AICC_RK_RP_DCE_TCP_G], n);
+	/*
+	 * One update per period: g/1024 of alpha kept, plus the rest of 1
+	 * times (1 - g/1024) in a period with a CNP.  The first period that
+	 * ended had that update at its CNP already (dcqcn_on_cnp()), keep
+	 * factor and all: decaying it once more kept alpha near 0.4 under a
+	 * CNP in every period, where DCQCN's tends to 1.
+	 */
+	r->alpha = alpha_decay(r->alpha, p->k[AICC_RK_RP_DCE_TCP_G],
+			       n - r->cnp_period);
 	r->alpha_ts += n * per;
 	r->cnp_period = 0;
 }

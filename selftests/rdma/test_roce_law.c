@@ -342,10 +342,50 @@ KTAP_CASE(dcqcn_alpha)
 	roce_rp_on_cnp(&r, &P, 0);
 	a = r.alpha;
 	ktap_expect(a == P.k[AICC_RK_RP_INITIAL_ALPHA], "initial alpha %u", a);
-	/* 200 quiet periods: alpha *= (g/1024)^200 */
+	/* its first period, then 199 quiet ones: alpha *= (g/1024)^199 */
 	roce_rp_on_cnp(&r, &P, 200 * per);
 	ktap_expect(r.alpha < a / 2, "alpha did not decay: %u", r.alpha);
 	ktap_expect(r.alpha > 0, "alpha decayed to 0 too fast");
+}
+
+/*
+ * DCQCN's alpha takes one update per rp_dce_tcp_rtt: g/1024 of itself
+ * kept, plus 1 - g/1024 in a period with a CNP.  The period whose CNP had
+ * that update used to be decayed once more at the next CNP, so under a
+ * CNP in every period alpha sank to 412 (DCQCN's tends to 1: a cut of
+ * about half at rp_gd 11, not a fifth).
+ */
+KTAP_CASE(dcqcn_alpha_cnp_every_period)
+{
+	u32 k[AICC_ROCE_NR_KNOBS];
+	struct roce_rp r;
+	u64 per, t = MS;
+	int i;
+
+	params(AICC_ROCE_ALGO_DCQCN);
+	per = (u64)P.k[AICC_RK_RP_DCE_TCP_RTT] * 1000;
+	roce_rp_init(&r, &P, 0);
+	for (i = 0; i < 500; i++, t += per)
+		roce_rp_on_cnp(&r, &P, t);
+	ktap_expect(r.alpha >= 1000, "alpha %u after 500 periods with a CNP",
+		    r.alpha);
+
+	/* exactly: alpha 512, g 960 (60/1024 of the gap per CNP period) */
+	roce_params_defaults(k);
+	k[AICC_RK_CC_ALGO] = AICC_ROCE_ALGO_DCQCN;
+	k[AICC_RK_RP_INITIAL_ALPHA] = 512;
+	k[AICC_RK_RP_DCE_TCP_G] = 960;
+	roce_params_set(&P, k);
+	roce_rp_init(&r, &P, 0);
+	roce_rp_on_cnp(&r, &P, 0);
+	/* the next period: 512 + (1024 - 512) * 64 / 1024 */
+	roce_rp_on_cnp(&r, &P, per + 1);
+	ktap_expect(r.alpha == 544, "CNP in the next period: alpha %u, want 544",
+		    r.alpha);
+	/* a quiet period, then a CNP: 544 * 960 / 1024 = 510, + 32 */
+	roce_rp_on_cnp(&r, &P, 3 * per + 1);
+	ktap_expect(r.alpha == 542,
+		    "CNP after a quiet period: alpha %u, want 542", r.alpha);
 }
 
 KTAP_CASE(first_cnp_rate)
