@@ -5,6 +5,8 @@
 # (testbed: roce_lib.sh -- two rxe devices in the initial namespace, a
 # switch namespace with an htb bottleneck and RED step ECN marking):
 #
+#   - every knob refuses a value outside its range or not a decimal
+#     integer with EINVAL and keeps its value;
 #   - rping runs through the switch (rdma_cm, RC, RoCEv2), over IPv4 and
 #     IPv6, and the module keeps a flow for each;
 #   - icrc_check: our ICRC computation agrees with rxe's on every received
@@ -57,7 +59,7 @@ t_start=$(cut -d' ' -f1 /proc/uptime)
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 24
+ktap_plan 25
 
 unload()
 {
@@ -88,6 +90,38 @@ fi
 for d in ra rb; do
 	tc qdisc replace dev $d root fq limit 10000 flow_limit 1000
 done
+
+# 1b. every knob: a write outside its range or not a decimal integer
+# fails with EINVAL and leaves the value; writes of its bounds and of its
+# value take (names and ranges from module/roce/roce_tables.c)
+tr '\n\t' '  ' < "$top/module/roce/roce_tables.c" | tr -s ' ' |
+	grep -o 'RK(AICC_RK_[A-Z0-9_]*, *"[a-z0-9_]*", *AICC_RU_[A-Z0-9]*, *[0-9]*, *[0-9]*' |
+	sed 's/.*"\([a-z0-9_]*\)", *AICC_RU_[A-Z0-9]*, *\([0-9]*\), *\([0-9]*\)$/\1 \2 \3/' \
+	> "$ROCE_TMP/knobs"
+bad="" nk=0
+while read -r name lo hi; do
+	f=$S/$name
+	nk=$((nk + 1))
+	read -r old < "$f" || { bad="$bad $name(unreadable)"; continue; }
+	vals=("$((hi + 1))" abc -1 1.5 99999999999999999999 12x $'\n' "1 2")
+	[ "$lo" -gt 0 ] && vals+=("$((lo - 1))")
+	for val in "${vals[@]}"; do
+		if err=$( { printf '%s' "$val" > "$f"; } 2>&1); then
+			bad="$bad $name='$val'(accepted)"
+		elif [[ $err != *"Invalid argument"* ]]; then
+			bad="$bad $name='$val'($err)"
+		fi
+		read -r got < "$f"
+		[ "$got" = "$old" ] || bad="$bad $name='$val'(changed to $got)"
+	done
+	for val in "$lo" "$hi" "$old"; do
+		echo "$val" > "$f" && read -r got < "$f" && [ "$got" = "$val" ] ||
+			bad="$bad $name=$val(refused)"
+	done
+done < "$ROCE_TMP/knobs"
+nbad=$(echo "$bad" | wc -w)
+ktap_expect "knobs: bad writes fail with EINVAL and change nothing, bounds taken ($nk knobs)" \
+	"$nk -ge 20 -a $nbad -eq 0" "$bad"
 
 # 2. rping
 if roce_rping 10; then
