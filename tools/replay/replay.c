@@ -16,6 +16,7 @@
  * difference is reported once, not for every later call.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,8 +351,28 @@ static void help(FILE *f)
 	      f);
 }
 
+/*
+ * The trace file's header line "# entries-in-buffer/entries-written: N/M":
+ * fewer in the buffer than written means the ring buffer overwrote the
+ * oldest M - N, so some flows' calls are missing from their middle (one
+ * CPU's buffer wraps before another's), not only from before their init.
+ */
+static bool trace_overwritten(const char *line, unsigned long long *lost)
+{
+	static const char tag[] = "# entries-in-buffer/entries-written:";
+	unsigned long long in_buf, written;
+
+	if (strncmp(line, tag, sizeof(tag) - 1) ||
+	    sscanf(line + sizeof(tag) - 1, "%llu/%llu", &in_buf, &written) != 2 ||
+	    in_buf >= written)
+		return false;
+	*lost = written - in_buf;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
+	unsigned long long lost;
 	unsigned long lineno = 0;
 	struct counts c = { 0 };
 	u32 knob[AICC_NR_KNOBS];
@@ -393,6 +414,12 @@ int main(int argc, char **argv)
 		if (!strchr(line, '\n') && !feof(in)) {
 			fprintf(stderr, "aicc-replay: line %lu: too long\n",
 				lineno);
+			return 2;
+		}
+		if (trace_overwritten(line, &lost)) {
+			fprintf(stderr,
+				"aicc-replay: line %lu: the ring buffer overwrote %llu of the trace's events (enlarge buffer_size_kb)\n",
+				lineno, lost);
 			return 2;
 		}
 		if (strstr(line, "LOST") && strstr(line, "EVENTS")) {

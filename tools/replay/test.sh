@@ -24,7 +24,7 @@ run()
 	out=$("$REPLAY" "$1" 2>&1) && rc=0 || rc=$?
 }
 
-ktap_plan 11
+ktap_plan 13
 
 "$GEN" 3 > "$TMP/t" || { ktap_fail "generate"; ktap_finish; }
 run "$TMP/t"
@@ -73,6 +73,21 @@ ktap_expect "a truncated record is rejected" \
 run "$TMP/m"
 ktap_expect "lost events are reported" \
 	"$rc -eq 2 -a $(echo "$out" | grep -c 'lost events') -eq 1"
+
+# the trace file's header: a buffer that wrapped overwrote the oldest
+# events (no LOST marker in 'trace'), one that did not replays as before
+n=$(wc -l < "$TMP/t")
+hdr() { printf '# tracer: nop\n#\n# entries-in-buffer/entries-written: %s   #P:2\n#\n' "$1"; }
+{ hdr "$((n - 40))/$n"; cat "$TMP/t"; } > "$TMP/m"
+run "$TMP/m"
+ktap_expect "an overwritten ring buffer is reported" \
+	"$rc -eq 2 -a $(echo "$out" | grep -c 'line 3: .*overwrote 40 of') -eq 1" \
+	"exit $rc: $out"
+{ hdr "$n/$n"; cat "$TMP/t"; } > "$TMP/m"
+run "$TMP/m"
+same=$([ "$(echo "$out" | tail -1)" = "$summary" ] && echo 1)
+ktap_expect "a whole trace with its header replays" \
+	"$rc -eq 0 -a ${same:-0} -eq 1" "exit $rc: $out"
 
 awk 'NR == 3000 { sub(/ arg=0,/, " arg=1,") } { print }' "$TMP/t" > "$TMP/m"
 run "$TMP/m"
