@@ -1225,10 +1225,18 @@ void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
 	update_rate(f, p);
 }
 
-/* What to remember about this flow's peer; false if nothing worth it. */
+/*
+ * What to remember about this flow's peer; false if nothing worth it.  A
+ * flow still in fast start has not found the path's rate: its window is
+ * what it has grown to so far -- the initial window for one that only
+ * receives (a server, whose base RTT the handshake gave) or has just begun
+ * to send.  Stored, that would replace what a flow to the same peer
+ * learned, and the next connection would skip fast start at it.
+ */
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out)
 {
-	if (!(f->flags & AICC_F_HAVE_BASE) || !f->inv_rtt)
+	if (!(f->flags & AICC_F_HAVE_BASE) || !f->inv_rtt ||
+	    f->mode == AICC_MODE_START)
 		return false;
 	/* The window's rate over base + target, without any pacing gain. */
 	out->rate = aicc_mul_shr(f->cwnd * f->mss, f->inv_rtt, 48);

@@ -1636,10 +1636,40 @@ KTAP_CASE(fast_start_not_grown_past_the_receiver_window)
 		drv_round_n(&d, 100000, 0, 0, 20);
 	ktap_expect(d.f.mode == AICC_MODE_START && cwnd_pkts(&d) <= 97,
 		    "window %.0f packets with 20 in flight", cwnd_pkts(&d));
-	ktap_expect(aicc_flow_memval(&d.f, &mv) &&
-		    mv.rate < 5 * 20 * 1448 * 10000ULL,
-		    "remembered %llu B/s, sent %llu B/s", mv.rate,
-		    20 * 1448 * 10000ULL);
+	/* and, still in fast start, it leaves nothing to remember */
+	mv.rate = 0;
+	ktap_expect(!aicc_flow_memval(&d.f, &mv) && !mv.rate,
+		    "fast start remembered %llu B/s", mv.rate);
+}
+
+/*
+ * The rate memory keeps what a flow found the path to give, not what fast
+ * start had grown to: a socket that only receives (the handshake's RTT,
+ * a few small writes) or one just begun leaves nothing; once congestion
+ * ends fast start, the flow's rate is remembered.
+ */
+KTAP_CASE(fast_start_leaves_nothing_to_remember)
+{
+	struct aicc_memval mv = { 0 };
+	struct drv d;
+	bool got;
+	int i;
+
+	drv_init(&d, AICC_PROF_COLL);
+	aicc_flow_seed_rtt(&d.f, &d.p, 100000, d.now);
+	got = aicc_flow_memval(&d.f, &mv);
+	ktap_expect(!got, "handshake only: remembered %llu B/s", mv.rate);
+	for (i = 0; i < 3; i++)
+		drv_round_n(&d, 100000, 0, 0, 1);	/* a few small writes */
+	got = aicc_flow_memval(&d.f, &mv);
+	ktap_expect(d.f.mode == AICC_MODE_START && !got,
+		    "small writes in fast start: remembered %llu B/s", mv.rate);
+	for (i = 0; i < 40 && d.f.mode == AICC_MODE_START; i++)
+		drv_round(&d, 100000, i > 6 ? 4 : 0, 0);
+	got = aicc_flow_memval(&d.f, &mv);
+	ktap_expect(d.f.mode != AICC_MODE_START && got && mv.rate > 0 &&
+		    mv.base_rtt == 100000,
+		    "after fast start: mode %u, rate %llu", d.f.mode, mv.rate);
 }
 
 /*
