@@ -887,8 +887,16 @@ unsigned int aicc_on_ack(struct aicc_flow *f, const struct aicc_params *p,
 		u32 now = coarse(s->now_ns);
 
 		rtt = clamp_rtt(s->rtt_ns);
+		/*
+		 * An expired base restarts from the next sample, but not from
+		 * one the receiver may have delayed: that holds its timer, not
+		 * the path, and would become the round trip the flow paces
+		 * over and sets its target by.  Such a sample still lowers
+		 * the base, or measures it again.
+		 */
 		if (!(f->flags & AICC_F_HAVE_BASE) || rtt <= f->base_rtt ||
-		    now - f->base_stamp > p->rtt_win_ns_hi) {
+		    (!s->ack_delayed &&
+		     now - f->base_stamp > p->rtt_win_ns_hi)) {
 			f->base_rtt = rtt;
 			f->base_stamp = now;
 			if (!(f->flags & AICC_F_HAVE_BASE)) {

@@ -1770,6 +1770,45 @@ KTAP_CASE(base_rtt_measured_again_near_it)
 		    d.f.target);
 }
 
+/*
+ * A base that expires while every sample is one the receiver may have
+ * delayed (one packet ACKed alone: an RPC's requests) waits for a sample
+ * that was not.  Taken from a delayed one, it held the receiver's timer:
+ * 12 s of samples 40 ms above a 100 us path made the base 40.1 ms, the
+ * target 13 ms and the pacing rate 1/400 of the path's.  Such samples
+ * still lower the base, and the next prompt one restarts it.
+ */
+KTAP_CASE(expired_base_not_taken_from_delayed_acks)
+{
+	struct drv d;
+	u64 end, rate = 0;
+	u32 prior;
+	int i;
+
+	drv_tracking(&d);			/* base 100 us, 10 s window */
+	drv_round_n(&d, 100000, 0, 0, 10);
+	end = d.now + 12000000000ULL;
+	for (i = 0; d.now < end; i++) {
+		prior = d.delivered;
+		drv_ack(&d, 40100000, 40100000, prior, 0, 0, 1);
+		if (i == 2)
+			rate = d.f.rate;	/* the window has settled */
+	}
+	ktap_expect(d.f.base_rtt == 100000 &&
+		    fabs((double)d.f.rate / rate - 1) < 0.01,
+		    "12 s of delayed ACKs: base %u ns, rate %.4f of before",
+		    d.f.base_rtt, (double)d.f.rate / rate);
+	prior = d.delivered;
+	drv_ack(&d, 150000, 150000, prior, 0, 0, 0);
+	ktap_expect(d.f.base_rtt == 150000,
+		    "the expired base after a prompt 150 us sample: %u",
+		    d.f.base_rtt);
+	prior = d.delivered;
+	drv_ack(&d, 120000, 120000, prior, 0, 0, 1);
+	ktap_expect(d.f.base_rtt == 120000, "a lower delayed sample: base %u",
+		    d.f.base_rtt);
+}
+
 KTAP_CASE(remembered_rate_skips_fast_start)
 {
 	struct aicc_memval mv = { .rate = 125000000, .base_rtt = 100000,
