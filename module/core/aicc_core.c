@@ -370,8 +370,9 @@ void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS])
 	p->gain_min_cwnd_q16 = permille_q16(knob[AICC_K_GAIN_MIN_CWND]);
 	p->start_exit_q16 = permille_q16(knob[AICC_K_START_EXIT]);
 
+	/* rounded up: an entry is fresh while younger (aicc_mem.c) */
 	v = (u64)knob[AICC_K_MEM_LIFE] * 1000000;
-	p->mem_life_ns_hi = (u32)(v >> 20);
+	p->mem_life_ns_hi = (u32)((v + (1 << 20) - 1) >> 20);
 	v = (u64)knob[AICC_K_RTT_WIN] * 1000000;
 	p->rtt_win_ns_hi = (u32)(v >> 20);
 
@@ -1121,6 +1122,18 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 		f->cwnd = w;
 }
 
+/*
+ * A gap after which the flow resumes at its rate: shorter than
+ * rate_memory_ms, to the nanosecond.  (In 2^20 ns units, rounded down, a
+ * rate_memory_ms of 0 resumed after every gap under 1.05 ms, and 10 ms
+ * after gaps up to 10.49 ms.)
+ */
+static bool resumes(const struct aicc_params *p, u64 idle_ns)
+{
+	return p->knob[AICC_K_IDLE_RESTART] &&
+	       idle_ns < (u64)p->knob[AICC_K_MEM_LIFE] * 1000000;
+}
+
 unsigned int aicc_on_tx_start(struct aicc_flow *f,
 			      const struct aicc_params *p, u64 now_ns,
 			      u64 idle_ns, u32 delivered, u32 delivered_ce)
@@ -1146,14 +1159,12 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	 * RPC connection may wait seconds before its first request).
 	 */
 	if (!(f->flags & AICC_F_HAVE_BASE) ||
-	    (f->mode == AICC_MODE_START && p->knob[AICC_K_IDLE_RESTART] &&
-	     (idle_ns >> 20) <= p->mem_life_ns_hi)) {
+	    (f->mode == AICC_MODE_START && resumes(p, idle_ns))) {
 		busy_begin(f, now_ns, delivered);
 		return 0;
 	}
 
-	if (p->knob[AICC_K_IDLE_RESTART] &&
-	    (idle_ns >> 20) <= p->mem_life_ns_hi) {
+	if (resumes(p, idle_ns)) {
 		resume_window(f, now_ns - idle_ns, delivered);
 		clamp_cwnd(f, p);
 		f->mode = AICC_MODE_RESUME;

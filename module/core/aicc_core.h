@@ -56,7 +56,7 @@ struct aicc_params {
 	u32 pacing_gain_q16;
 	u32 gain_min_cwnd_q16;	/* window from which pacing_gain_q16 applies */
 	u32 start_exit_q16;
-	u32 mem_life_ns_hi;	/* lifetime, in units of 2^20 ns (~1 ms) */
+	u32 mem_life_ns_hi;	/* lifetime, units of 2^20 ns, rounded up */
 	u32 rtt_win_ns_hi;	/* base-RTT window, units of 2^20 ns */
 	u64 pacing_min;		/* bytes/s */
 	u64 pacing_max;		/* bytes/s, 0 = none */

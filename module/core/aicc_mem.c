@@ -69,9 +69,14 @@ static inline u64 age_of(const struct aicc_mem_entry *c, u64 now)
 	return (s64)(now - c->stamp) > 0 ? now - c->stamp : 0;
 }
 
+/*
+ * Younger than @life (rate_memory_ms in 2^20 ns, rounded up): 0 keeps
+ * nothing, as rate_memory_ms 0 says; "at most", it kept what was stored
+ * within the same 2^20 ns.
+ */
 static inline bool fresh(const struct aicc_mem_entry *c, u64 now, u32 life)
 {
-	return c->rate && age_of(c, now) <= life;
+	return c->rate && age_of(c, now) < life;
 }
 
 bool aicc_mem_lookup(const struct aicc_mem *m, const struct aicc_peer *key,

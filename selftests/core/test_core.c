@@ -1906,6 +1906,52 @@ KTAP_CASE(mem_stamp_never_wraps)
 		    out.rate == 1000, "an entry stored just after now is stale");
 }
 
+/*
+ * rate_memory_ms is how long a remembered rate stays valid, per peer and
+ * idle gap; 0 keeps none.  Compared in 2^20 ns units rounded down, 0
+ * resumed after every gap under 1.05 ms and kept an entry for as long,
+ * and 10 ms resumed after a gap of 10.4 ms.
+ */
+KTAP_CASE(rate_memory_ms_zero_keeps_nothing)
+{
+	static const struct {
+		u32 life_ms;
+		u64 gap_ns;
+		unsigned int want;
+	} step[] = {
+		{ 0, 500000, AICC_EV_IDLE_RESET },
+		{ 10, 9900000, AICC_EV_IDLE_RESUME },
+		{ 10, 10400000, AICC_EV_IDLE_RESET },
+	};
+	struct aicc_mem m = mem_new();
+	struct aicc_peer a = peer4(1, 0x0a000003);
+	struct aicc_memval v = { .rate = 1000, .base_rtt = 5, .mss = 1448 };
+	struct aicc_memval out;
+	u64 t0 = 1ULL << 30;
+	unsigned int i, ev;
+	struct drv d;
+
+	for (i = 0; i < 3; i++) {
+		drv_tracking(&d);
+		drv_knob(&d, AICC_K_MEM_LIFE, step[i].life_ms);
+		drv_round_n(&d, 100000, 0, 0, 10);
+		ev = aicc_on_tx_start(&d.f, &d.p, d.now + step[i].gap_ns,
+				      step[i].gap_ns, d.delivered, d.ce);
+		ktap_expect(ev == step[i].want,
+			    "rate_memory_ms %u, a gap of %llu ns: events %#x, want %#x",
+			    step[i].life_ms, step[i].gap_ns, ev, step[i].want);
+	}
+	drv_knob(&d, AICC_K_MEM_LIFE, 0);
+	ktap_expect(aicc_mem_store(&m, &a, t0, &v), "store");
+	ktap_expect(!aicc_mem_lookup(&m, &a, t0 + 100000, d.p.mem_life_ns_hi,
+				     &out) &&
+		    !aicc_mem_count(&m, t0, d.p.mem_life_ns_hi),
+		    "rate_memory_ms 0: an entry 0.1 ms old is fresh");
+	drv_knob(&d, AICC_K_MEM_LIFE, 1);
+	ktap_expect(aicc_mem_lookup(&m, &a, t0 + 100000, d.p.mem_life_ns_hi,
+				    &out), "rate_memory_ms 1: not 0.1 ms");
+}
+
 KTAP_CASE(mem_bounded_eviction)
 {
 	struct aicc_mem m = mem_new();
