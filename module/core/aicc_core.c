@@ -48,10 +48,10 @@
  * increase is scaled by 1/w (up to 16x) to stay ai per round trip of time.
  *
  * The window is kept in 1/65536 packets and may fall below one packet
- * (down to min_cwnd: one packet in the shipped aicc and aicc_lat, 0.78 in
- * aicc_bulk; a window of w packets takes about 1/w round trips to notice
- * spare capacity, so much smaller windows leave the last flows of a
- * collective crawling after the others finished).
+ * (down to min_cwnd: one packet in every shipped profile, aicc_defaults.h,
+ * and 0.001 packet at the knob's lowest; a window of w packets takes about
+ * 1/w round trips to notice spare capacity, so much smaller windows leave
+ * the last flows of a collective crawling after the others finished).
  * The kernel is given at least two whole packets and the pacing rate
  * carries the fractional window:
  *
