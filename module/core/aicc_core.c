@@ -825,7 +825,9 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 			cut = aicc_mul_shr(p->beta_q16,
 					   aicc_udiv64((u64)(f->qdelay - f->target)
 						       << 16, f->qdelay), 16);
-			ev |= AICC_EV_DELAY_CUT;
+			/* none with beta 0, or an excess under q / 2^16 */
+			if (cut)
+				ev |= AICC_EV_DELAY_CUT;
 		}
 		if (ce) {
 			u64 ecut = aicc_mul_shr((u64)f->alpha << 1,

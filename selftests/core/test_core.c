@@ -453,6 +453,33 @@ KTAP_CASE(delay_decrease_proportional_and_capped)
 		    "cut %.2f -> %.2f, want half", w0, cwnd_pkts(&d));
 }
 
+/*
+ * beta 0 (the knob's lowest) never cuts on delay, and a round that does
+ * not cut reports no delay cut: the module counts the event in
+ * stats/decreases and traces it.  Until 7 December 2026 every round above
+ * target reported one with beta 0, its window unchanged.
+ */
+KTAP_CASE(delay_cut_reported_only_when_it_cuts)
+{
+	unsigned int ev = 0;
+	struct drv d;
+	u64 w0;
+	int i;
+
+	drv_tracking(&d);
+	drv_knob(&d, AICC_K_BETA, 0);
+	drv_round(&d, 100000, 0, 0);
+	drv_round(&d, 100000, 0, 0);
+	/* its first ACK ends the last round at the base, which grows */
+	drv_round(&d, 100000 + 3 * d.f.target, 0, 0);
+	w0 = d.f.cwnd;
+	for (i = 0; i < 6; i++)
+		ev |= drv_round(&d, 100000 + 3 * d.f.target, 0, 0);
+	ktap_expect(!(ev & AICC_EV_DELAY_CUT) && d.f.cwnd == w0,
+		    "beta 0, queue at 3 targets: events %#x, window %.2f -> %.2f",
+		    ev, w0 / 65536.0, cwnd_pkts(&d));
+}
+
 KTAP_CASE(one_noisy_round_does_not_cut)
 {
 	struct drv d;
