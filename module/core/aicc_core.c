@@ -353,7 +353,7 @@ void aicc_params_set(struct aicc_params *p, const u32 knob[AICC_NR_KNOBS])
 					p->fs_isq_min - p->fs_isq_max),
 					0xffffffffULL);
 	else
-		p->fs_norm = 0;	/* empty range: no flow scaling */
+		p->fs_norm = 0;	/* empty range: a step (flow_scaling()) */
 
 	p->ai_q16 = (u32)aicc_udiv64((u64)knob[AICC_K_AI] << 16, 1000);
 	p->mi_q16 = permille_q16(knob[AICC_K_MI]);
@@ -437,13 +437,17 @@ static u64 flow_scaling(const struct aicc_flow *f, const struct aicc_params *p)
 {
 	u64 sq, isq, g;
 
-	if (!p->fs_norm || !p->fs_range_q16)
+	if (!p->fs_range_q16)
 		return 0;
 	sq = aicc_isqrt64(f->cwnd << 16);	/* sqrt(packets), Q16 */
 	isq = sq ? aicc_udiv64(1ULL << 32, sq) : ~0ULL;
 	if (isq <= p->fs_isq_max)
 		return 0;
-	if (isq >= p->fs_isq_min)
+	/*
+	 * At or below fs_min_cwnd, all of it; with fs_min_cwnd at (or
+	 * above) fs_max_cwnd the range is a step there (fs_norm 0).
+	 */
+	if (isq >= p->fs_isq_min || !p->fs_norm)
 		g = AICC_ONE;
 	else
 		g = aicc_mul_shr(isq - p->fs_isq_max, p->fs_norm, 16);

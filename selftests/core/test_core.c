@@ -987,6 +987,33 @@ KTAP_CASE(flow_scaling_grows_as_window_shrinks)
 }
 
 /*
+ * fs_min_cwnd at fs_max_cwnd (the aicc tool's ordering allows it, and
+ * aicc-tune's repair of the pair lands on it): the full range below that
+ * window, nothing from it, as the knobs say -- a step, the limit of a
+ * range that narrows to it.  Until 7 December 2026 such a range gave no
+ * flow scaling at all, where fs_min_cwnd one thousandth of a packet lower
+ * gave all of it to every window below.
+ */
+KTAP_CASE(flow_scaling_step_when_its_bounds_meet)
+{
+	static const u32 fs_min[] = { 4999, 5000, 6000 };
+	struct drv d;
+	u32 i, t1, t6;
+
+	for (i = 0; i < 3; i++) {
+		drv_tracking(&d);
+		drv_knob(&d, AICC_K_FS_MIN_CWND, fs_min[i]);
+		drv_knob(&d, AICC_K_FS_MAX_CWND, 5);
+		t1 = target_at(&d, 1ULL << 16, 2);
+		t6 = target_at(&d, 6ULL << 16, 2);
+		/* base target 25 us, range 50 us; two packet times at 6 */
+		ktap_expect(t1 == 75000 && t6 == 33333,
+			    "fs_min_cwnd %u, fs_max_cwnd 5: targets %u at 1 packet, %u at 6; want 75000, 33333",
+			    fs_min[i], t1, t6);
+	}
+}
+
+/*
  * The target is never below two packet times at the flow's rate,
  * 2 * base / w, while that is at most half the base RTT (from four
  * packets up): with a 1 % target and no flow scaling, 8 packets on a
