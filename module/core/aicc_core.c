@@ -747,9 +747,9 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 		u64 frac = ce ? aicc_udiv64(min_u64(ce, del) << 15, del) : 0;
 		u64 a = f->alpha;
 
-		if (frac >= a)
-			a += aicc_mul_shr(frac - a, p->ecn_g_q16, 16);
-		else
+		if (frac > a)
+			a += max_u64(aicc_mul_shr(frac - a, p->ecn_g_q16, 16), 1);
+		else if (frac < a)
 			a -= max_u64(aicc_mul_shr(a - frac, p->ecn_g_q16, 16), 1);
 		f->alpha = (u16)min_u64(a, ALPHA_ONE);
 	}
