@@ -469,6 +469,13 @@ static void path_to_track(struct drv *w)
 		path_round(w, BASE_NS, 0, 0);
 }
 
+/* a flow with model @m (NULL: none) tracking at a small queue */
+static void path_tracking(struct drv *w, const struct aicc_model *m)
+{
+	path_init(w, m);
+	path_to_track(w);
+}
+
 KTAP_CASE(no_model_is_classic)
 {
 	struct drv a, b;
@@ -478,10 +485,8 @@ KTAP_CASE(no_model_is_classic)
 
 	/* a model whose outputs are 0 scales by exactly 1 */
 	model_const(&m, 0, 0);
-	path_init(&a, NULL);
-	path_init(&b, &m);
-	path_to_track(&a);
-	path_to_track(&b);
+	path_tracking(&a, NULL);
+	path_tracking(&b, &m);
 	for (i = 0; i < 60; i++) {
 		u32 rtt = BASE_NS + (i % 7) * 3000;
 
@@ -721,8 +726,7 @@ KTAP_CASE(fallback_watchdog_delay)
 	int hits, i;
 
 	model_const(&m, 4096, 4096);
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	ktap_expect(path_round(&w, BASE_NS, 0, 0) & AICC_EV_POL_EVAL,
 		    "model not driving");
 	/* delay far beyond target (10 x), round after round */
@@ -761,8 +765,7 @@ KTAP_CASE(fallback_watchdog_delay_threshold)
 	int i;
 
 	model_const(&m, 0, 0);
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	drv_knob(&w, AICC_K_TARGET_MIN, WD_TARGET_US);
 	drv_knob(&w, AICC_K_TARGET_MAX, WD_TARGET_US);
 	for (i = 0; i < 40; i++)
@@ -790,24 +793,21 @@ KTAP_CASE(fallback_watchdog_loss)
 	int i;
 
 	model_const(&m, 4096, 4096);
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	for (i = 0; i < 3 * AICC_POL_WD_ROUNDS &&
 	     !(ev & AICC_EV_POL_WATCHDOG); i++)
 		ev = path_round(&w, BASE_NS, 0, 1);
 	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
 		    "losses in every round did not trip the watchdog");
 	/* a single bad round does not */
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	ev = 0;
 	for (i = 0; i < 40; i++)
 		ev |= path_round(&w, BASE_NS, 0, i % AICC_POL_WD_ROUNDS == 0);
 	ktap_expect(!(ev & AICC_EV_POL_WATCHDOG),
 		    "isolated losses tripped the watchdog");
 	/* a loss every other round (heavy random loss, small rounds) does */
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	ev = 0;
 	for (i = 0; i < 2 * AICC_POL_WD_ROUNDS + 1 &&
 	     !(ev & AICC_EV_POL_WATCHDOG); i++)
@@ -818,8 +818,7 @@ KTAP_CASE(fallback_watchdog_loss)
 	 * nor only the losses of rounds that no cut began: a round of
 	 * marks (an ECN cut at its end), then one with a loss, repeated
 	 */
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	ev = 0;
 	for (i = 0; i < 4 * AICC_POL_WD_ROUNDS &&
 	     !(ev & AICC_EV_POL_WATCHDOG); i++) {
@@ -829,8 +828,7 @@ KTAP_CASE(fallback_watchdog_loss)
 	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
 		    "losses in the rounds after ECN cuts did not trip the watchdog");
 	/* timeouts count as losses: a model round, then an RTO, repeated */
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	ev = 0;
 	for (i = 0; i < 4 * AICC_POL_WD_ROUNDS &&
 	     !(ev & AICC_EV_POL_WATCHDOG); i++) {
@@ -855,8 +853,7 @@ KTAP_CASE(watchdog_ignores_undone_loss)
 	int i;
 
 	model_const(&m, 0, 0);
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	for (i = 0; i < 4 * AICC_POL_WD_ROUNDS; i++) {
 		u32 n = aicc_cwnd_pkts(&w.f), prior = w.delivered, k;
 
@@ -870,8 +867,7 @@ KTAP_CASE(watchdog_ignores_undone_loss)
 	ktap_expect((ev & AICC_EV_POL_EVAL) && (ev & AICC_EV_UNDO) &&
 		    !(ev & (AICC_EV_POL_WATCHDOG | AICC_EV_POL_HOLD)),
 		    "undone losses: events %x", ev);
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	ev = count_rounds(&w, 4 * AICC_POL_WD_ROUNDS, BASE_NS, 1,
 			  AICC_EV_POL_WATCHDOG, &i);
 	ktap_expect(i > 0, "the same losses kept did not trip: %x", ev);
@@ -894,8 +890,7 @@ KTAP_CASE(watchdog_quiet_after_unload)
 	int i;
 
 	model_const(&m, 4096, 4096);
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	for (i = 0; i < 2 * AICC_POL_WD_ROUNDS &&
 	     (w.f.pol_hist & 7) != 7; i++)
 		ev |= path_round(&w, BASE_NS, 0, 1);
@@ -930,8 +925,7 @@ KTAP_CASE(busy_input_never_wraps)
 	struct drv w;
 
 	model_const(&m, 0, 0);
-	path_init(&w, &m);
-	path_to_track(&w);
+	path_tracking(&w, &m);
 	/* busy for 2^32 units less 10 (73 minutes), then two rounds */
 	w.f.busy_start = (u32)(w.now >> 10) - (0xffffffffU - 10);
 	path_round(&w, BASE_NS, 0, 0);
