@@ -193,18 +193,7 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 	 */
 	bad = (f->flags & AICC_F_POL_LOSS) ||
 	      (u64)f->qdelay > (u64)in->target * AICC_POL_WD_DELAY_X;
-	if (!m) {
-		/*
-		 * Unloaded (or not for this profile): nothing is counted, a
-		 * round the old model drove is not judged, and a model
-		 * loaded later starts with a clean history and no hold.
-		 */
-		f->pol_hist = 0;
-		f->pol_hold = 0;
-		f->flags &= ~(AICC_F_POLICY | AICC_F_POL_LOSS);
-		return ev;
-	}
-	if (f->flags & AICC_F_POLICY) {
+	if (m && (f->flags & AICC_F_POLICY)) {
 		f->pol_hist = (u8)(f->pol_hist << 1) | bad;
 		if (bits8(f->pol_hist) >= AICC_POL_WD_ROUNDS) {
 			f->pol_hist = 0;
@@ -213,6 +202,16 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 		}
 	}
 	f->flags &= ~(AICC_F_POLICY | AICC_F_POL_LOSS);
+	if (!m) {
+		/*
+		 * Unloaded (or not for this profile): nothing is counted, a
+		 * round the old model drove is not judged, and a model
+		 * loaded later starts with a clean history and no hold.
+		 */
+		f->pol_hist = 0;
+		f->pol_hold = 0;
+		return ev;
+	}
 
 	if (f->pol_hold) {
 		f->pol_hold--;
