@@ -31,6 +31,8 @@
 #   mod_wait_conn NS PORT [SECONDS]
 #                                # the same for an established connection
 #                                # to PORT (a client's flow has begun)
+#   mod_wait_idle [SECONDS]      # from wait.sh: every profile's open flows
+#                                # back to 0, up to SECONDS (20)
 #
 # At exit (mod_cleanup): processes killed, namespaces deleted, mod_restore,
 # the directory removed, mod_settle seconds of sleep, tcp_aicc unloaded.

@@ -17,6 +17,9 @@
 #                          # an established connection to PORT
 #   mod_wait_ss NS SECONDS WHAT SS-ARGS...
 #                          # any socket that ss(8) SS-ARGS lists
+#   mod_wait_idle [SECONDS]
+#                          # no socket running aicc: every profile's open
+#                          # flows back to 0, up to SECONDS (20)
 
 # mod_wait_until SECONDS WHAT CMD...: run CMD every 0.1 s until it
 # succeeds, for at most SECONDS of elapsed time (one ss takes seconds on a
@@ -76,4 +79,25 @@ mod_wait_conn()
 {
 	mod_wait_ss "$1" "${3:-10}" "connection to TCP port $2" \
 		-tn state established "dport = :$2"
+}
+
+# mod_flows_zero: no profile of tcp_aicc has an open flow (true when the
+# module is not loaded)
+mod_flows_zero()
+{
+	local f n
+
+	for f in /sys/kernel/aicc/*/stats/flows; do
+		[ -r "$f" ] || continue
+		read -r n < "$f" || return 1
+		[ "$n" = 0 ] || return 1
+	done
+}
+
+# mod_wait_idle [SECONDS]: wait until no socket runs aicc's code, every
+# profile's open flows back to 0 (the sockets of a finished test close in
+# the background), up to SECONDS (20).  A listener is not a flow.
+mod_wait_idle()
+{
+	mod_wait_until "${1:-20}" "return of aicc's open flows to 0" mod_flows_zero
 }

@@ -10,6 +10,8 @@
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
 . "$(dirname "$0")/../lib/module.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/trace.sh
+. "$(dirname "$0")/../lib/trace.sh"
 
 ktap_require ip ss sysctl modprobe depmod python3
 gen=$top/build/aiccgen
@@ -31,6 +33,8 @@ mod_restore()
 	sysctl -qw net.ipv4.tcp_congestion_control=cubic
 	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
 	echo "$old_modprobe" > /proc/sys/kernel/modprobe
+	trace_have aicc_update && trace_switch aicc_update 0
+	trace_cmd_restore
 }
 
 # Knob names, units and ranges from the one table the module uses.
@@ -249,8 +253,7 @@ run_gen bulk -c 127.0.0.1 -p $port -n 2 -t 1 --cc aicc > /dev/null 2>&1
 t1=$(cat $sys/aicc/stats/flows_total)
 r1=$(cat $sys/aicc/stats/rounds)
 # the last sockets release their state as they close
-flows_zero() { [ "$(cat $sys/aicc/stats/flows)" -eq 0 ]; }
-mod_wait_until 10 "return of flows to 0" flows_zero
+mod_wait_idle 10
 f1=$(cat $sys/aicc/stats/flows)
 ktap_expect "counters: flows_total, rounds, flows back to 0" \
 	"$((t1 - t0)) -ge 2 -a $r1 -gt $r0 -a $f1 -eq 0" \
@@ -328,18 +331,17 @@ else
 fi
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
-# 16: the tracepoint
-tr=/sys/kernel/tracing
-[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
-if [ -d $tr/events/aicc/aicc_update ]; then
-	echo > $tr/trace
-	echo 1 > $tr/events/aicc/aicc_update/enable
+# 16: the tracepoint (switched while no flow runs: trace.sh)
+if trace_have aicc_update; then
+	echo > $TRACE_FS/trace
+	trace_switch aicc_update 1
 	run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 1 --cc aicc > /dev/null 2>&1
-	echo 0 > $tr/events/aicc/aicc_update/enable
-	n=$(grep -c 'aicc_update:.*cwnd_x16=' $tr/trace)
+	trace_switch aicc_update 0
+	trace_cmd_restore
+	n=$(grep -c 'aicc_update:.*cwnd_x16=' $TRACE_FS/trace)
 	ktap_expect "aicc:aicc_update tracepoint fires" "$n -gt 0" "$n events"
 else
-	ktap_fail "aicc:aicc_update tracepoint fires" "no $tr/events/aicc"
+	ktap_fail "aicc:aicc_update tracepoint fires" "no $TRACE_FS/events/aicc"
 fi
 
 [ -n "${AICC_TIMING:-}" ] && ktap_info "t=${SECONDS}s refcnt=$(cat /sys/module/tcp_aicc/refcnt 2>/dev/null)"
