@@ -7,27 +7,22 @@
 # topo.sh.
 #
 #   trace_have EVENT           is aicc:EVENT there (tracefs mounted here)?
-#   trace_switch EVENT 0|1     switch aicc:EVENT off or on once no socket
-#                              runs aicc's code, with the record-cmd option
-#                              off (see below)
-#   trace_cmd_restore          the record-cmd option as it was before the
-#                              first trace_switch (call it once every
-#                              event is off again)
+#   trace_switch EVENT 0|1     switch aicc:EVENT off or on, once no
+#                              socket runs aicc's code (see below)
 #   trace_start EVENT...       clear the ring buffer (16 MB), order it by
 #                              the counter clock and record the events;
 #                              everything is put back at topo_cleanup
 #   trace_stop FILE            stop recording and copy the trace to FILE
 #
-# Switching a tracepoint rewrites the code at its call sites while other
-# CPUs may run it (int3 first, then the new bytes, text_poke_bp()).  On the
-# 6.12 kernel under QEMU 7.2's multi-threaded TCG, a vCPU that runs a site
-# while it is rewritten can later execute the stale int3, and the kernel
-# dies ("Oops: int3 ... Fatal exception in interrupt"; reproduced with the
-# stock tcp:tcp_probe under cubic flows as well, and never seen on 6.1).  So
-# the tests switch aicc's events only while no socket runs aicc (each
-# profile's open flows at 0), and with record-cmd off: with it on, the first
-# event switched on also hooks sched_switch and sched_wakeup, whose sites
-# every CPU runs all the time.  Nothing of this is needed on real hardware.
+# Switching a tracepoint rewrites the code at its call sites while other CPUs
+# may run it (int3 first, then the new bytes, text_poke_bp()).  Under QEMU's
+# multi-threaded TCG a vCPU that runs a site while it is rewritten can later
+# execute the stale int3 and the guest kernel dies (6.12, test_module: see
+# "The VM rig" in Documentation/testing.rst).  So the tests switch aicc's
+# events only while no socket runs aicc: each profile's open flows at 0.
+# (The rig, run-in-vm.sh, turns tracefs's record-cmd option off, so that
+# the first event switched on does not hook the scheduler's tracepoints
+# too.)  Real hardware needs neither.
 #
 # One socket's calls may run on different CPUs (softirq ACKs, the sending
 # task): the records are ordered by the counter clock, one atomic count
@@ -39,8 +34,6 @@ TRACE_FS=/sys/kernel/tracing
 TRACE_EVENTS=()
 [ -d $TRACE_FS/events ] || mount -t tracefs nodev $TRACE_FS 2>/dev/null
 
-TRACE_CMD_SAVED=
-
 trace_have()
 {
 	[ -d "$TRACE_FS/events/aicc/$1" ]
@@ -48,23 +41,12 @@ trace_have()
 
 trace_switch()
 {
-	local f=$TRACE_FS/options/record-cmd on
+	local on
 
 	read -r on < "$TRACE_FS/events/aicc/$1/enable" || return 1
 	[ "${on%\*}" = "$2" ] && return 0
 	mod_wait_idle 30 || ktap_info "aicc:$1 switched with aicc flows running"
-	if [ "$2" = 1 ] && [ -z "$TRACE_CMD_SAVED" ] && [ -r "$f" ]; then
-		read -r TRACE_CMD_SAVED < "$f"
-		echo 0 > "$f"
-	fi
 	echo "$2" > "$TRACE_FS/events/aicc/$1/enable"
-}
-
-trace_cmd_restore()
-{
-	[ -n "$TRACE_CMD_SAVED" ] || return 0
-	echo "$TRACE_CMD_SAVED" > "$TRACE_FS/options/record-cmd"
-	TRACE_CMD_SAVED=
 }
 
 # trace_buf_kb FILE: the size in KB to write back to a buffer_size_kb
@@ -120,7 +102,6 @@ trace_start()
 	echo 16384 > $TRACE_FS/buffer_size_kb
 	echo > $TRACE_FS/trace
 	TRACE_EVENTS=("$@")
-	topo_atexit trace_cmd_restore
 	for ev in "$@"; do
 		topo_atexit "trace_switch $ev 0"
 		trace_switch "$ev" 1
@@ -138,7 +119,6 @@ trace_stop()
 	for ev in "${TRACE_EVENTS[@]}"; do
 		trace_switch "$ev" 0
 	done
-	trace_cmd_restore
 	cp $TRACE_FS/trace "$1"
 	echo > $TRACE_FS/trace
 	echo 1 > $TRACE_FS/tracing_on

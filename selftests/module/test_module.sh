@@ -34,7 +34,6 @@ mod_restore()
 	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed"
 	echo "$old_modprobe" > /proc/sys/kernel/modprobe
 	trace_have aicc_update && trace_switch aicc_update 0
-	trace_cmd_restore
 }
 
 # Knob names, units and ranges from the one table the module uses.
@@ -337,7 +336,6 @@ if trace_have aicc_update; then
 	trace_switch aicc_update 1
 	run_gen bulk -c 127.0.0.1 -p $port -n 1 -t 1 --cc aicc > /dev/null 2>&1
 	trace_switch aicc_update 0
-	trace_cmd_restore
 	n=$(grep -c 'aicc_update:.*cwnd_x16=' $TRACE_FS/trace)
 	ktap_expect "aicc:aicc_update tracepoint fires" "$n -gt 0" "$n events"
 else
