@@ -294,7 +294,8 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 	 * An active open's SYN-ACK is ACK-processed (tcp_ack()) before the
 	 * connection is set up and init() runs: nothing to control yet.
 	 * (A setsockopt(TCP_CONGESTION) in SYN_SENT runs init() early; the
-	 * SYN-ACK's sample is then the flow's first, as any other.)
+	 * SYN-ACK's sample is then the flow's first, as any other, and the
+	 * first transmission hands the window over again: aicc_cwnd_event().)
 	 */
 	if (!ca->inited)
 		return;
@@ -480,10 +481,16 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 				(u64)idle_us * NSEC_PER_USEC, tp->delivered,
 				tp->delivered_ce, NULL, 0, ev);
 		rcu_read_unlock();
-		if (ev) {
-			aicc_apply(sk);
+		/*
+		 * Handed over even without an event: a setsockopt(
+		 * TCP_CONGESTION) in SYN_SENT runs init() before the
+		 * connection is up, and tcp_init_transfer() then resets the
+		 * window to the initial one, a remembered rate's included.
+		 * Otherwise TCP's window and rate are the core's already.
+		 */
+		aicc_apply(sk);
+		if (ev)
 			aicc_count(sk, ev);
-		}
 		if ((ev & AICC_EV_IDLE_RESUME) &&
 		    tp->data_segs_out >= AICC_PACED_FROM_SEG)
 			aicc_resume_hold(sk, (u64)idle_us * NSEC_PER_USEC);

@@ -6,17 +6,18 @@
 # same peer starts from it; the receiving end (an aicc server) stores
 # nothing, its window never having left fast start; another namespace
 # does not share it; the rate_memory switch turns lookups off;
-# rate_memory_used counts entries.
+# rate_memory_used counts entries; a connection that selects aicc in
+# SYN_SENT starts from the remembered window too.
 
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
 . "$(dirname "$0")/../lib/module.sh"
 
-ktap_require ip ss
+ktap_require ip ss python3
 gen=$top/build/aiccgen
 mod_require "$gen"
 
-ktap_plan 5
+ktap_plan 6
 ns=aicc-mem-$$
 port=5401
 mod_netns=("$ns-a" "$ns-b" "$ns-c")
@@ -88,5 +89,58 @@ echo 16 > $sys/rate_memory_entries
 used=$(cat $sys/rate_memory_used)
 echo 1024 > $sys/rate_memory_entries
 ktap_expect "resizing starts an empty cache" "$used -eq 0" "used $used"
+
+# first_window before|synsent: "STATE WINDOW" of a connection from a that
+# selects aicc before connect() or just after a non-blocking connect(), in
+# SYN_SENT (STATE is tcpi_state then, 2), the window read from TCP_INFO
+# just after its first write, before any ACK of it
+first_window()
+{
+	ip netns exec "$ns-a" python3 - "$1" 10.98.0.2 $port <<'EOF'
+import select, socket, struct, sys
+
+when, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+s = socket.socket()
+
+
+def info():
+    b = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
+    return b[0], struct.unpack_from("I", b, 80)[0]  # tcpi_snd_cwnd
+
+
+if when == "before":
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"aicc")
+s.setblocking(False)
+try:
+    s.connect((host, port))
+except BlockingIOError:
+    pass
+state = info()[0]
+if when == "synsent":
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"aicc")
+    state = info()[0]
+select.select([], [s], [], 10)
+err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+if err:
+    sys.exit("connect: errno %d" % err)
+s.setblocking(True)
+s.send(b"x")
+print(state, info()[1])
+EOF
+}
+
+# 6: the path gets 10 ms of delay (a SYN_SENT that lasts, a window well
+# above the initial 10), a flow learns its rate, and a connection that
+# selects aicc in SYN_SENT starts from it as one that selects it first.
+# init() runs in SYN_SENT then, and tcp_init_transfer() resets the window
+# to the initial one once the connection is up: until 7 December 2026 the
+# first flight was the initial window's.
+tc -n "$ns-a" qdisc change dev va root netem rate 200mbit delay 10ms limit 1000
+flow a 2
+read -r _ w0 < <(first_window before)
+read -r st1 w1 < <(first_window synsent)
+ktap_expect "selected in SYN_SENT: the first window is the remembered one" \
+	"${w0:-0} -gt 20 -a ${st1:-0} -eq 2 -a ${w1:-0} -ge $((${w0:-0} / 2))" \
+	"first window ${w0:-?} selected before connect(), ${w1:-?} in state ${st1:-?} (2: SYN_SENT)"
 
 ktap_finish
