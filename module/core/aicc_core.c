@@ -1145,6 +1145,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 			      u64 idle_ns, u32 delivered, u32 delivered_ce)
 {
 	unsigned int ev;
+	bool resume;
 
 	/* A pause shorter than a round trip is not an idle period. */
 	if ((f->flags & AICC_F_HAVE_BASE) && idle_ns < f->base_rtt)
@@ -1158,6 +1159,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	 */
 	if ((idle_ns >> 20) > p->rtt_win_ns_hi)
 		f->base_stamp = coarse(now_ns) - p->rtt_win_ns_hi - 1;
+	resume = resumes(p, idle_ns);
 	/*
 	 * Nothing to resume before the first RTT sample or in fast start,
 	 * but a busy period begins here: the next resume must measure the
@@ -1165,12 +1167,12 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	 * RPC connection may wait seconds before its first request).
 	 */
 	if (!(f->flags & AICC_F_HAVE_BASE) ||
-	    (f->mode == AICC_MODE_START && resumes(p, idle_ns))) {
+	    (f->mode == AICC_MODE_START && resume)) {
 		busy_begin(f, now_ns, delivered);
 		return 0;
 	}
 
-	if (resumes(p, idle_ns)) {
+	if (resume) {
 		resume_window(f, now_ns - idle_ns, delivered);
 		clamp_cwnd(f, p);
 		f->mode = AICC_MODE_RESUME;

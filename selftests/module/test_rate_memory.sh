@@ -115,10 +115,9 @@ try:
     s.connect((host, port))
 except BlockingIOError:
     pass
-state = info()[0]
 if when == "synsent":
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"aicc")
-    state = info()[0]
+state = info()[0]
 select.select([], [s], [], 10)
 err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
 if err:

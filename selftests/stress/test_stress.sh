@@ -350,7 +350,7 @@ for p in "${profiles[@]}"; do
 	done
 done
 # the last sockets release their state as they close
-mod_wait_until 10 "return of flows to 0" stat_is flows -eq 0
+mod_wait_idle 10
 flows=$(stat_sum flows)
 total1=$(stat_sum flows_total)
 ktap_expect "flows back to 0 on every profile" "$flows -eq 0" "flows $flows"
