@@ -416,7 +416,9 @@ static void aicc_rx_segment(struct sock *sk, u8 ce)
  * send half of this packet's time early (aicc_resume_hold_ns()).  The
  * packet being sent is still the head of the write queue (tcp_write_xmit()
  * moves it on after the transmit); its length counts all its segments.
- * Like the kernel's pacing, only from the tenth segment on.
+ * Like the kernel's pacing, only from the tenth segment on: the kernel
+ * paces a packet once data_segs_out, with the packet's own segments added
+ * after this event, is AICC_PACED_FROM_SEG (tcp_update_skb_after_send()).
  */
 static void aicc_resume_hold(struct sock *sk, u64 idle_ns)
 {
@@ -424,7 +426,10 @@ static void aicc_resume_hold(struct sock *sk, u64 idle_ns)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct sk_buff *skb = tcp_send_head(sk);
 	u32 bytes = skb ? skb->len : tp->mss_cache;
+	u32 segs = skb ? tcp_skb_pcount(skb) : 1;
 
+	if (tp->data_segs_out + segs < AICC_PACED_FROM_SEG)
+		return;
 	tp->tcp_wstamp_ns += aicc_resume_hold_ns(&ca->f, idle_ns, bytes);
 }
 
@@ -491,8 +496,7 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		aicc_apply(sk);
 		if (ev)
 			aicc_count(sk, ev);
-		if ((ev & AICC_EV_IDLE_RESUME) &&
-		    tp->data_segs_out >= AICC_PACED_FROM_SEG)
+		if (ev & AICC_EV_IDLE_RESUME)
 			aicc_resume_hold(sk, (u64)idle_us * NSEC_PER_USEC);
 		break;
 	default:

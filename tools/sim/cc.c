@@ -461,9 +461,12 @@ static void aicc_sim_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
 			      f->delivered_ce);
 	aicc_count(s, ev);
 	aicc_out(s, f);
-	/* as the module: tcp_wstamp_ns moved on, from the tenth segment */
+	/*
+	 * As the module: tcp_wstamp_ns moved on when the packet this start
+	 * sends (tx_order + 1, as the kernel counts it) is paced.
+	 */
 	if (s->c->kernel_pacing && (ev & AICC_EV_IDLE_RESUME) &&
-	    f->tx_order >= AICC_PACED_FROM_SEG)
+	    f->tx_order + 1 >= AICC_PACED_FROM_SEG)
 		f->hold_ps += aicc_resume_hold_ns(&f->cc.aicc, idle_ns,
 						  f->mss) * PS_PER_NS;
 }

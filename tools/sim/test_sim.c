@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	41
+#define NR_TESTS	42
 
 static void report(bool ok, const char *name)
 {
@@ -946,6 +946,78 @@ static const struct sim_cc_ops tlp_glue_ops = {
 };
 
 /*
+ * aicc's glue, wrapped: at each resume, the place in its connection of
+ * the packet the start sends (tx_order + 1), and whether the packet after
+ * it is held back.
+ */
+static struct {
+	u64 n[3], held[3];	/* before the tenth packet, the tenth, after */
+} hold_glue;
+
+static void hold_glue_ack(struct sim *s, struct flow *f,
+			  const struct aicc_sample *smp)
+{
+	sim_cc_aicc.on_ack(s, f, smp);
+}
+
+static void hold_glue_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
+{
+	u64 resumes = s->r->cc_idle_resumes, hold = f->hold_ps;
+	u32 pkt = f->tx_order + 1;
+	int i = pkt < AICC_PACED_FROM_SEG ? 0 :
+		pkt == AICC_PACED_FROM_SEG ? 1 : 2;
+
+	sim_cc_aicc.on_tx_start(s, f, idle_ns);
+	if (s->r->cc_idle_resumes == resumes)
+		return;
+	hold_glue.n[i]++;
+	hold_glue.held[i] += f->hold_ps > hold;
+}
+
+static const struct sim_cc_ops hold_glue_ops = {
+	.name = "aicc",
+	.init = rack_glue_init,
+	.on_ack = hold_glue_ack,
+	.on_rto = rack_glue_rto,
+	.on_tx_start = hold_glue_tx_start,
+};
+
+/*
+ * The resume hold (aicc_resume_hold_ns()) goes where Linux paces: from
+ * the packet that makes data_segs_out ten, counted with the packet
+ * itself, as tcp_update_skb_after_send() does after the transmit.  64
+ * flows of nine-packet iterations (12 KB) with --kernel-pacing: the
+ * first resume of a flow whose fast start ended in the first iteration
+ * sends its tenth packet, which Linux paces, so the next one is held;
+ * later resumes are held too.
+ */
+static void test_resume_hold_from_tenth(void)
+{
+	struct sim_config c;
+	struct sim_result r;
+	bool ok;
+
+	setup(&c, SIM_SC_INCAST, SIM_CC_AICC, 64, 5,
+	      &(struct over){ .msg_kb = 12, .cc_ops = &hold_glue_ops });
+	c.kernel_pacing = true;
+	memset(&hold_glue, 0, sizeof(hold_glue));
+	ok = !run(&c, &r, "aicc incast 64, 12 KB, kernel pacing");
+	diag("resumes sending packet <10: %llu (%llu held), 10: %llu "
+	     "(%llu held), >10: %llu (%llu held)",
+	     (unsigned long long)hold_glue.n[0],
+	     (unsigned long long)hold_glue.held[0],
+	     (unsigned long long)hold_glue.n[1],
+	     (unsigned long long)hold_glue.held[1],
+	     (unsigned long long)hold_glue.n[2],
+	     (unsigned long long)hold_glue.held[2]);
+	report(ok && hold_glue.n[1] > 0 && hold_glue.n[2] > 0 &&
+	       hold_glue.held[0] == 0 &&
+	       hold_glue.held[1] == hold_glue.n[1] &&
+	       hold_glue.held[2] == hold_glue.n[2],
+	       "resume_hold_from_the_tenth_packet");
+}
+
+/*
  * A loss that a tail-loss probe repaired was never marked lost, so no
  * rate sample has it; aicc's glue reports it in the sample of the ACK
  * that found it, as the module does (aicc_in_ack_event(),
@@ -1308,6 +1380,7 @@ int main(void)
 	test_aicc_incast_ack_clock();
 	test_oracle_incast();
 	test_kernel_pacing_credit();
+	test_resume_hold_from_tenth();
 	test_cold_start_loss();
 	test_reverse_path();
 	test_line_rate(SIM_CC_SWIFT, "swift_single_flow_runs");
