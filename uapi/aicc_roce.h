@@ -101,6 +101,7 @@ enum aicc_roce_stat_id {
 	AICC_RS_ICRC_BAD,	/* icrc_check: bad ICRC */
 	AICC_RS_HOLD_CAPPED,	/* departure times capped at 100 ms ahead */
 	AICC_RS_NAK_SEQ,	/* PSN sequence error NAKs received */
+	AICC_RS_CNP_FAILED,	/* CNPs built but not sent (dropped on the way) */
 	AICC_ROCE_NR_STATS
 };
 

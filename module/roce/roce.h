@@ -32,7 +32,7 @@ struct roce_flow {
 	struct roce_key key;
 	u64 last_seen;		/* ns, READ_ONCE/WRITE_ONCE */
 	u64 next_tx;		/* earliest departure of the next packet, ns */
-	u64 last_cnp;		/* ns, as NP */
+	u64 last_cnp;		/* ns, as NP: the last CNP tried; 0: none */
 	u32 local_qpn;
 	u32 peer_qpn;
 	u64 tx_pkts, tx_bytes, rx_pkts, rx_bytes;

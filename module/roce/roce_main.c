@@ -444,7 +444,7 @@ static bool roce_send_cnp(struct net *net, const struct roce_pkt *in,
 	skb = alloc_skb(LL_MAX_HEADER + sizeof(struct ipv6hdr) + ulen,
 			GFP_ATOMIC);
 	if (!skb)
-		return false;
+		goto failed;
 	skb_reserve(skb, LL_MAX_HEADER + sizeof(struct ipv6hdr));
 	uh = skb_put(skb, ulen);
 	uh->source = in->key.sport;
@@ -529,11 +529,13 @@ static bool roce_send_cnp(struct net *net, const struct roce_pkt *in,
 	 * evaluates its argument twice
 	 */
 	if (net_xmit_eval(err))
-		return false;
+		goto failed;
 	roce_count(AICC_RS_CNP_SENT);
 	return true;
 drop:
 	kfree_skb(skb);
+failed:
+	roce_count(AICC_RS_CNP_FAILED);
 	return false;
 }
 
@@ -655,7 +657,7 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 	if (pk.ecn == INET_ECN_CE) {
 		f->ce_seen++;
 		if (p->k[AICC_RK_NP_ENABLE] && f->peer_qpn &&
-		    (!f->cnp_sent || (s64)(now - f->last_cnp) >=
+		    (!f->last_cnp || (s64)(now - f->last_cnp) >=
 		     (s64)p->k[AICC_RK_NP_MIN_TIME_CNPS] * NSEC_PER_USEC)) {
 			f->last_cnp = now;
 			f->cnp_sent++;
@@ -673,7 +675,10 @@ static unsigned int roce_local_in(void *priv, struct sk_buff *skb,
 	}
 	spin_unlock_bh(&f->lock);
 	/*
-	 * The flow's count is of CNPs handed to IP, as the global one is.  A
+	 * The flow's count is of CNPs handed to IP, as the global one is.  One
+	 * that could not go out keeps its last_cnp: the next CE waits out
+	 * np_min_time_between_cnps as after a sent one, so a path that drops
+	 * CNPs costs one attempt per interval, not one per CE packet.  A
 	 * flow evicted meanwhile is still valid memory (freed after RCU's
 	 * grace period; the hook runs under rcu_read_lock()).
 	 */

@@ -89,6 +89,7 @@ const struct aicc_roce_name_desc aicc_roce_stat_desc[AICC_ROCE_NR_STATS] = {
 	[AICC_RS_ICRC_BAD] = { "icrc_bad", "icrc_check: ICRC wrong" },
 	[AICC_RS_HOLD_CAPPED] = { "hold_capped", "departures capped 100 ms ahead" },
 	[AICC_RS_NAK_SEQ] = { "nak_seq", "PSN sequence error NAKs received" },
+	[AICC_RS_CNP_FAILED] = { "cnp_failed", "CNPs that could not be sent" },
 };
 
 const char *const aicc_roce_algo_name[AICC_ROCE_NR_ALGOS] = {

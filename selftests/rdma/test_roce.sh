@@ -25,6 +25,8 @@
 #   - the aicc law takes RTT samples on queue pairs that send both ways
 #     (the PSNs of the responses a host sends are not its requests');
 #   - fq on every queue under an mq root counts as fq, pfifo does not;
+#   - a CNP that cannot go out (dropped on the device) is counted and
+#     holds the flow's rate limit as a sent one does;
 #   - malformed packets to UDP 4791 (truncated, wrong opcode, CNPs with a
 #     bad ICRC or QPN or length) are ignored and counted;
 #   - rmmod during traffic is safe and the traffic goes on.
@@ -59,7 +61,7 @@ t_start=$(cut -d' ' -f1 /proc/uptime)
 ROCE_RATE=${ROCE_RATE:-20mbit}
 S=/sys/kernel/aicc/roce
 
-ktap_plan 25
+ktap_plan 26
 
 unload()
 {
@@ -320,6 +322,36 @@ print(t, u)' "$ROCE_A" "$ROCE_B" "$before")
 echo 1 > $S/cc_algo
 ktap_expect "aicc law, rping both ways: $runs of 6 runs, flows with an RTT sample ${timed:-?}, without ${untimed:-?}" \
 	"$runs -eq 6 -a ${timed:-0} -ge 2 -a ${untimed:-1} -eq 0"
+
+# 11e. CNPs that cannot go out: a tc filter on B's device drops every
+# CNP (IPv4, UDP to 4791, 60 bytes: BTH, 16 reserved bytes, ICRC; RC
+# ACKs are 48).  Each is counted in cnp_failed, as many as the filter
+# dropped, and it counts for the flow's rate limit as a sent one would:
+# with np_min_time_between_cnps at 50 ms a flow tries at most once per
+# 50 ms, far fewer times than CE packets ask it to (before 7 December
+# 2026 a flow that had never sent a CNP tried on every CE packet).
+gap0=$(cat $S/np_min_time_between_cnps)
+echo 50000 > $S/np_min_time_between_cnps
+tc qdisc add dev rb clsact &&
+	tc filter add dev rb egress protocol ip u32 match ip protocol 17 0xff \
+		match ip dport 4791 0xffff match u16 60 0xffff at 2 action drop
+f0=$(st cnp_failed) s0=$(st cnp_sent) ce0=$(st ce_seen)
+t0=$(date +%s%N)
+roce_write_bw 18524 3
+wait "$ROCE_LAST_PID"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+failed=$(($(st cnp_failed) - f0)) sent=$(($(st cnp_sent) - s0))
+ce=$(($(st ce_seen) - ce0))
+dropped=$(tc -s filter show dev rb egress |
+	awk '{ for (i = 1; i < NF; i++) if ($i == "(dropped") { sub(",", "", $(i + 1)); n += $(i + 1) } }
+	END { print n + 0 }')
+tc qdisc del dev rb clsact
+echo "$gap0" > $S/np_min_time_between_cnps
+# two flows at most (the queue pair's, both directions: one key)
+most=$((2 * (ms / 50 + 1)))
+ktap_expect "CNPs dropped on B's device: ib_write_bw rc $rc, CE +$ce in $ms ms, cnp_failed +$failed (filter dropped $dropped, at most $most), cnp_sent +$sent" \
+	"$rc -eq 0 -a $failed -gt 0 -a $failed -eq $dropped -a $failed -le $most -a $sent -eq 0 -a $ce -gt $((4 * most))"
 
 # 12. malformed packets
 m0=$(st malformed) b0=$(st cnp_bad) c0=$(st cuts)
