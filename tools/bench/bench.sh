@@ -264,7 +264,12 @@ if [ $cpu -eq 1 ]; then
 				best=$t
 			fi
 		done
-		[ -n "$best" ] && echo "ns_per_ack $p $best" >> "$c"
+		if [ -n "$best" ]; then
+			echo "ns_per_ack $p $best" >> "$c"
+		else
+			echo "bench: native timing of $p failed ($build/aicc-ackcost -n 200000 -p $p)" >&2
+			rc=1
+		fi
 	done
 fi
 

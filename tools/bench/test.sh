@@ -16,7 +16,8 @@
 #     RPC run also when its bulk flows did),
 #     writes strict JSON where a measure is NaN, and refuses a directory
 #     without results;
-#   - bench.sh refuses bad arguments before it builds anything.
+#   - bench.sh refuses bad arguments before it builds anything, and fails
+#     when a native timing of the core gives no figure.
 #
 #   tools/bench/test.sh BUILD/aicc-ackcost
 
@@ -39,7 +40,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..22"
 
 # ---- aicc-ackcost -----------------------------------------------------------
 out=$("$ackcost" -n 20000 2>&1)
@@ -601,6 +602,35 @@ done
 	echo "$msgs" | grep -q "|bench: --algos names no algorithm|" &&
 	echo "$msgs" | grep -q "|bench: --algos names 'aicc' twice"
 ok $? "bench.sh: bad arguments refused with one line"
+
+# the CPU step with a stand-in aicc-ackcost: under callgrind it reports
+# its calls; its timing runs print a time only with FAKE_TIMING=1.  Without
+# one, the profile's ns_per_ack is missing: said, and bench.sh fails.
+mkdir -p "$tmp/cpu"
+cat > "$tmp/cpu/aicc-ackcost" << 'EOF'
+#!/bin/bash
+case " $* " in
+*" -n 200000 "*)
+	[ "${FAKE_TIMING:-0}" = 1 ] &&
+		echo "replay: 9 rounds (same trajectory), 9.5 ns per call (userspace, this CPU)" ;;
+*) echo "calls 100000" ;;
+esac
+exit 0
+EOF
+chmod +x "$tmp/cpu/aicc-ackcost"
+rc=0
+if ! command -v valgrind > /dev/null; then
+	echo "# no valgrind: the CPU step fails whatever the timing"
+	rc=1
+fi
+FAKE_TIMING=1 BUILD=$tmp/cpu bash "$dir/bench.sh" --no-build --no-vm --no-sim \
+	> /dev/null 2>&1 || rc=1
+grep -q '^ns_per_ack aicc_bulk 9.5$' "$tmp/cpu/bench/cpu.txt" || rc=1
+e=$(BUILD=$tmp/cpu bash "$dir/bench.sh" --no-build --no-vm --no-sim 2>&1 > /dev/null) &&
+	rc=1
+echo "$e" | grep -q "^bench: native timing of aicc failed" || rc=1
+! grep -q '^ns_per_ack' "$tmp/cpu/bench/cpu.txt" || rc=1
+ok $rc "bench.sh: a failed native timing is said and fails the run"
 
 [ $fail -eq 0 ] || { echo "# $fail of $n failed"; exit 1; }
 echo "# all $n passed"
