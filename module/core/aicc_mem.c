@@ -12,8 +12,12 @@
  * from even to odd with compare-and-exchange (and simply gives up if another
  * writer holds it: this is a cache), writes the fields, and releases it with
  * the next even number.  Readers copy the fields between two reads of the
- * sequence number and discard the copy if it changed or was odd.  The table
- * itself is owned by the caller (the module publishes it with RCU).
+ * sequence number and discard the copy if it changed or was odd.  A writer
+ * that finds its peer nowhere in the set while an entry of it is held
+ * gives up too: the held entry may be that peer's, and storing it in
+ * another way would leave the peer in two.  Should a peer still be in two
+ * (writers racing for different ways), a lookup takes the younger.  The
+ * table itself is owned by the caller (the module publishes it with RCU).
  */
 #include "aicc_core.h"
 
@@ -84,6 +88,7 @@ bool aicc_mem_lookup(const struct aicc_mem *m, const struct aicc_peer *key,
 {
 	u64 now = now_ns >> 20;
 	struct aicc_mem_entry c;
+	u64 best_age = ~0ULL;
 	unsigned int i;
 	u32 set;
 
@@ -93,15 +98,16 @@ bool aicc_mem_lookup(const struct aicc_mem *m, const struct aicc_peer *key,
 	for (i = 0; i < AICC_MEM_WAYS; i++) {
 		if (!entry_read(&m->tab[set + i], &c))
 			continue;
-		if (!peer_eq(key, c.net, c.addr) || !fresh(&c, now, life_hi))
+		if (!peer_eq(key, c.net, c.addr) || !fresh(&c, now, life_hi) ||
+		    age_of(&c, now) >= best_age)
 			continue;
+		best_age = age_of(&c, now);
 		out->rate = c.rate;
 		out->base_rtt = c.base_rtt;
 		out->mss = c.mss;
 		out->base_stamp = c.base_stamp;
-		return true;
 	}
-	return false;
+	return best_age != ~0ULL;
 }
 
 bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
@@ -109,6 +115,7 @@ bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 {
 	struct aicc_mem_entry *e, *victim = NULL;
 	u64 now = now_ns >> 20, oldest_age = 0;
+	bool held = false, found = false;
 	u32 set, seq;
 	unsigned int i;
 
@@ -120,10 +127,13 @@ bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 		u64 age;
 
 		e = &m->tab[set + i];
-		if (!entry_read(e, &c))
+		if (!entry_read(e, &c)) {
+			held = true;
 			continue;
+		}
 		if (peer_eq(key, c.net, c.addr)) {
 			victim = e;
+			found = true;
 			break;
 		}
 		age = c.rate ? age_of(&c, now) : ~0ULL;
@@ -132,7 +142,8 @@ bool aicc_mem_store(struct aicc_mem *m, const struct aicc_peer *key,
 			oldest_age = age;
 		}
 	}
-	if (!victim)
+	/* a held entry may be this peer's: no second copy elsewhere */
+	if (!victim || (held && !found))
 		return false;
 
 	e = victim;

@@ -2034,6 +2034,65 @@ KTAP_CASE(rate_memory_ms_zero_keeps_nothing)
 				    &out), "rate_memory_ms 1: not 0.1 ms");
 }
 
+/* the entries of the table that hold @k */
+static u32 mem_copies(const struct aicc_mem *m, const struct aicc_peer *k)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i <= m->mask; i++)
+		n += m->tab[i].net == k->net &&
+		     !memcmp(m->tab[i].addr, k->addr, sizeof(k->addr));
+	return n;
+}
+
+/*
+ * A writer that finds an entry of the set held by another writer (its
+ * sequence number odd) cannot tell whether that entry is its peer's: it
+ * stores nothing rather than a second copy of the peer in another way,
+ * which a lookup could later prefer to the newer first.  Should there be
+ * two copies anyway, the lookup takes the younger.
+ */
+KTAP_CASE(mem_held_entry_no_second_copy)
+{
+	struct aicc_mem m = mem_new();
+	struct aicc_peer a = peer4(1, 0x0a000003);
+	struct aicc_memval v = { .rate = 1000, .base_rtt = 5, .mss = 1448 };
+	struct aicc_memval out;
+	u64 t0 = 1ULL << 30;
+	struct aicc_mem_entry *e = NULL;
+	u32 i;
+
+	ktap_expect(aicc_mem_store(&m, &a, t0, &v), "store");
+	for (i = 0; i <= m.mask; i++)
+		if (m.tab[i].rate)
+			e = &m.tab[i];
+	if (!e) {
+		ktap_expect(false, "stored nowhere");
+		return;
+	}
+	e->seq++;		/* another writer holds the peer's entry */
+	v.rate = 2000;
+	ktap_expect(!aicc_mem_store(&m, &a, t0 + (1ULL << 20), &v),
+		    "stored beside a held entry");
+	ktap_expect(mem_copies(&m, &a) == 1, "%u copies of the peer",
+		    mem_copies(&m, &a));
+	e->seq++;		/* released */
+	ktap_expect(aicc_mem_store(&m, &a, t0 + (2ULL << 20), &v) &&
+		    mem_copies(&m, &a) == 1, "released entry not updated");
+	/* two copies (writers that raced for different ways of the set) */
+	i = (u32)(e - m.tab) ^ 1;
+	m.tab[i] = *e;
+	m.tab[i].rate = 3000;
+	m.tab[i].stamp = (t0 >> 20) + 5;
+	ktap_expect(aicc_mem_lookup(&m, &a, t0 + (6ULL << 20), ~0U, &out) &&
+		    out.rate == 3000, "lookup took the older copy (rate %u)",
+		    (u32)out.rate);
+	m.tab[i].stamp = (t0 >> 20) + 1;
+	ktap_expect(aicc_mem_lookup(&m, &a, t0 + (6ULL << 20), ~0U, &out) &&
+		    out.rate == 2000, "lookup took the older copy (rate %u)",
+		    (u32)out.rate);
+}
+
 KTAP_CASE(mem_bounded_eviction)
 {
 	struct aicc_mem m = mem_new();
@@ -2110,6 +2169,13 @@ KTAP_CASE(mem_concurrent_never_torn)
 	for (i = 0; i < 2; i++)
 		pthread_join(w[i], NULL);
 	ktap_expect(!mt_torn, "%d torn reads", mt_torn);
+	{
+		struct aicc_peer k = peer4(7, 42);
+
+		ktap_expect(mem_copies(&mt_mem, &k) == 1,
+			    "two writers left %u copies of their peer",
+			    mem_copies(&mt_mem, &k));
+	}
 }
 
 int main(void)
