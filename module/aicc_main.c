@@ -476,6 +476,8 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 			break;
 		idle_us = aicc_idle_us(tp, ca);
 		rcu_read_lock();
+		aicc_owd_idle(&ca->owd_state, aicc_params_of(ca->f.profile),
+			      (u64)idle_us * NSEC_PER_USEC);
 		aicc_remember(sk, aicc_params_of(ca->f.profile));
 		ev = aicc_on_tx_start(&ca->f, aicc_params_of(ca->f.profile),
 				      tp->tcp_mstamp * NSEC_PER_USEC,

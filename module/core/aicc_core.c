@@ -1334,3 +1334,17 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		return f->base_rtt;
 	return rtt_ns - (s64)rq;
 }
+
+/*
+ * A gap in the traffic (the glue's CA_EVENT_TX_START) longer than the
+ * window: the one-way minimum is past it.  aicc_fwd_rtt() cannot tell:
+ * its clocks are 32-bit ticks, which wrap after 71.6 minutes of
+ * microseconds, so a gap close to a multiple of that would keep a minimum
+ * from before it, and a peer's clock that drifted slower meanwhile would
+ * switch the estimate off for the connection.
+ */
+void aicc_owd_idle(u8 *state, const struct aicc_params *p, u64 idle_ns)
+{
+	if ((idle_ns >> 20) > p->rtt_win_ns_hi)
+		*state &= ~AICC_OWD_VALID;
+}

@@ -205,6 +205,7 @@ struct aicc_owd {
 s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,
 		 u32 tick_ns);
+void aicc_owd_idle(u8 *state, const struct aicc_params *p, u64 idle_ns);
 
 /*
  * aicc_sample.ack_delayed for an ACK: the stack's own guess (@flagged:

@@ -1584,6 +1584,43 @@ KTAP_CASE(reverse_path_minimum_windowed)
 }
 
 /*
+ * The clocks are 32-bit ticks: a connection idle for 2^32 microseconds
+ * (71.6 minutes) and a little more finds now - stamp small again, and
+ * would keep a minimum from before the gap; a peer clock that drifted
+ * 200 us slower meanwhile then reads as 200 us of reverse queue, more
+ * than the sample, which switches the estimate off for good.  The gap,
+ * told by aicc_owd_idle(), retires the minimum.
+ */
+KTAP_CASE(reverse_path_minimum_retired_by_a_long_gap)
+{
+	u64 gap_us = (1ULL << 32) + 50;
+	u32 now = (u32)(OWD_T0 + gap_us);
+	struct aicc_owd o = { 0 }, o2;
+	u8 st = 0, st2;
+	struct drv d;
+	s64 r;
+
+	drv_tracking(&d);
+	aicc_fwd_rtt(&o, &st, &d.f, &d.p, 100000, OWD_T0, 5000, 1000);
+	o2 = o;
+	st2 = st;
+	/* without the gap told: the old minimum, and the estimate is off */
+	aicc_fwd_rtt(&o2, &st2, &d.f, &d.p, 150000, now,
+		     (u32)(5000 + gap_us - 200), 1000);
+	ktap_expect(st2 & AICC_OWD_OFF, "the wrap hid the gap (state %u)",
+		    st2);
+	aicc_owd_idle(&st, &d.p, d.p.knob[AICC_K_RTT_WIN] * 1000000ULL);
+	ktap_expect(st & AICC_OWD_VALID, "a gap within the window retired it");
+	aicc_owd_idle(&st, &d.p, gap_us * 1000);
+	r = aicc_fwd_rtt(&o, &st, &d.f, &d.p, 150000, now,
+			 (u32)(5000 + gap_us - 200), 1000);
+	ktap_expect(r == 150000 && !(st & AICC_OWD_OFF) &&
+		    (st & AICC_OWD_VALID) && o.min == OWD_T0 - 5000 + 200,
+		    "after the gap: %lld ns, state %u, minimum %u", r, st,
+		    o.min);
+}
+
+/*
  * A peer whose timestamps tick four times slower than the clock they are
  * compared with: now - TSval grows without any queue.  The estimate is
  * switched off once that growth exceeds a whole RTT sample; until then it

@@ -456,6 +456,7 @@ static void aicc_sim_tx_start(struct sim *s, struct flow *f, u64 idle_ns)
 {
 	unsigned int ev;
 
+	aicc_owd_idle(&f->owd_state, &s->params[f->profile], idle_ns);
 	ev = aicc_on_tx_start(&f->cc.aicc, &s->params[f->profile],
 			      s->now / PS_PER_NS, idle_ns, f->delivered,
 			      f->delivered_ce);
