@@ -173,11 +173,18 @@ static void aicc_trace_ack(struct sock *sk, struct aicc_sample *s,
 	__aicc_trace_core(sk, AICC_TC_ACK, model, 0, 0, 0, s, sizeof(*s), ev);
 }
 
+#define AICC_MEM_ADOPT	0x1	/* take a lower base RTT from the entry */
+#define AICC_MEM_STORE	0x2	/* refresh the entry with this flow's state */
+
 /*
- * Refresh the peer's entry in the rate memory with this flow's state, and
- * take a lower base RTT from it if a flow to the same peer saw one.
+ * The peer's entry in the rate memory: take a lower base RTT from it if a
+ * flow to the same peer saw one (@what has AICC_MEM_ADOPT), and refresh it
+ * with this flow's state (AICC_MEM_STORE).  The entry is stamped with the
+ * time of the store: the caller stores only a state younger than
+ * rate_memory_ms (aicc_mem_fresh()).
  */
-static void aicc_remember(struct sock *sk, const struct aicc_params *p)
+static void aicc_remember(struct sock *sk, const struct aicc_params *p,
+			  unsigned int what)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
 	struct aicc_memval val, old;
@@ -192,12 +199,13 @@ static void aicc_remember(struct sock *sk, const struct aicc_params *p)
 		return;
 	aicc_peer_key(sk, &key);
 	now = tcp_clock_ns();
-	if (aicc_mem_lookup(&tab->mem, &key, now, p->mem_life_ns_hi, &old)) {
+	if ((what & AICC_MEM_ADOPT) &&
+	    aicc_mem_lookup(&tab->mem, &key, now, p->mem_life_ns_hi, &old)) {
 		aicc_flow_adopt_base(&ca->f, p, &old, now);
 		aicc_trace_core(sk, AICC_TC_ADOPT, old.base_rtt,
 				old.base_stamp, now, 0, NULL, 0, 0);
 	}
-	if (aicc_flow_memval(&ca->f, &val))
+	if ((what & AICC_MEM_STORE) && aicc_flow_memval(&ca->f, &val))
 		aicc_mem_store(&tab->mem, &key, now, &val);
 }
 
@@ -271,11 +279,20 @@ static void aicc_init(struct sock *sk)
 static void aicc_release(struct sock *sk)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct aicc_params *p;
 
 	if (!ca->inited)
 		return;
 	rcu_read_lock();
-	aicc_remember(sk, aicc_params_of(ca->f.profile));
+	p = aicc_params_of(ca->f.profile);
+	/*
+	 * The state is as old as the last data sent: a connection that sat
+	 * idle longer than rate_memory_ms before it closed holds a rate
+	 * too old to hand on, though its last ACK (of the FIN) is recent.
+	 */
+	if (aicc_mem_fresh(p, jiffies_to_nsecs(tcp_jiffies32 - tp->lsndtime)))
+		aicc_remember(sk, p, AICC_MEM_STORE);
 	rcu_read_unlock();
 	aicc_stat_add(ca->f.profile, AICC_S_FLOWS, -1);
 	ca->inited = 0;
@@ -344,7 +361,7 @@ static void aicc_cong_control(AICC_CONG_CONTROL_ARGS)
 		ca->mem_rounds = (ca->mem_rounds + 1) &
 				 (AICC_MEM_REFRESH_ROUNDS - 1);
 		if (!ca->mem_rounds)
-			aicc_remember(sk, p);
+			aicc_remember(sk, p, AICC_MEM_ADOPT | AICC_MEM_STORE);
 	}
 	rcu_read_unlock();
 
@@ -453,8 +470,9 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
+	const struct aicc_params *p;
 	unsigned int ev;
-	u32 idle_us;
+	u64 idle_ns;
 
 	switch (event) {
 	case CA_EVENT_ECN_IS_CE:
@@ -465,28 +483,41 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		break;
 	case CA_EVENT_TX_START:
 		/*
-		 * Nothing in flight because a timeout (or RACK) marked it all
-		 * lost: the first retransmission raises the event, but the
-		 * connection was not idle, and the core has taken the loss
-		 * (aicc_on_rto()).  A resume here would undo that cut with
-		 * the rate of the busy period before it.
+		 * Nothing in flight but packets out: a timeout (or RACK)
+		 * marked them all lost, and the first retransmission raises
+		 * the event, but the connection was not idle, and the core
+		 * has taken the loss (aicc_on_rto()).  A resume here would
+		 * undo that cut with the rate of the busy period before it.
+		 * Not the CA state: without SACK a connection stays in
+		 * Recovery (or Loss) over an idle gap when the last ACK was
+		 * of high_seq exactly (tcp_try_undo_recovery()), and its next
+		 * burst is a resume all the same.  An idle start has none
+		 * out: the packet being sent is counted after this event.
 		 */
-		if (!ca->inited ||
-		    inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
+		if (!ca->inited || tp->packets_out)
 			break;
-		idle_us = aicc_idle_us(tp, ca);
+		idle_ns = (u64)aicc_idle_us(tp, ca) * NSEC_PER_USEC;
 		rcu_read_lock();
-		aicc_owd_idle(&ca->owd_state, aicc_params_of(ca->f.profile),
-			      (u64)idle_us * NSEC_PER_USEC);
-		aicc_remember(sk, aicc_params_of(ca->f.profile));
-		ev = aicc_on_tx_start(&ca->f, aicc_params_of(ca->f.profile),
-				      tp->tcp_mstamp * NSEC_PER_USEC,
-				      (u64)idle_us * NSEC_PER_USEC,
-				      tp->delivered, tp->delivered_ce);
+		p = aicc_params_of(ca->f.profile);
+		aicc_owd_idle(&ca->owd_state, p, idle_ns);
+		/*
+		 * The state from before the gap, stamped now: only while it
+		 * is younger than rate_memory_ms (the core resumes from it
+		 * then; after a longer gap it starts afresh).
+		 */
+		if (aicc_mem_fresh(p, idle_ns))
+			aicc_remember(sk, p, AICC_MEM_STORE);
+		ev = aicc_on_tx_start(&ca->f, p, tp->tcp_mstamp * NSEC_PER_USEC,
+				      idle_ns, tp->delivered, tp->delivered_ce);
 		aicc_trace_core(sk, AICC_TC_TX_START,
-				tp->tcp_mstamp * NSEC_PER_USEC,
-				(u64)idle_us * NSEC_PER_USEC, tp->delivered,
-				tp->delivered_ce, NULL, 0, ev);
+				tp->tcp_mstamp * NSEC_PER_USEC, idle_ns,
+				tp->delivered, tp->delivered_ce, NULL, 0, ev);
+		/*
+		 * A lower base RTT that a flow to the same peer measured: after
+		 * the core, which ages the flow's own base after a gap longer
+		 * than min_rtt_win_ms and would age the adopted one with it.
+		 */
+		aicc_remember(sk, p, AICC_MEM_ADOPT);
 		rcu_read_unlock();
 		/*
 		 * Handed over even without an event: a setsockopt(
@@ -499,7 +530,7 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		if (ev)
 			aicc_count(sk, ev);
 		if (ev & AICC_EV_IDLE_RESUME)
-			aicc_resume_hold(sk, (u64)idle_us * NSEC_PER_USEC);
+			aicc_resume_hold(sk, idle_ns);
 		break;
 	default:
 		break;

@@ -1134,10 +1134,18 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
  * rate_memory_ms of 0 resumed after every gap under 1.05 ms, and 10 ms
  * after gaps up to 10.49 ms.)
  */
+/*
+ * A flow's state @age_ns old is still worth remembering: younger than
+ * rate_memory_ms, the life of a remembered rate.
+ */
+bool aicc_mem_fresh(const struct aicc_params *p, u64 age_ns)
+{
+	return age_ns < (u64)p->knob[AICC_K_MEM_LIFE] * 1000000;
+}
+
 static bool resumes(const struct aicc_params *p, u64 idle_ns)
 {
-	return p->knob[AICC_K_IDLE_RESTART] &&
-	       idle_ns < (u64)p->knob[AICC_K_MEM_LIFE] * 1000000;
+	return p->knob[AICC_K_IDLE_RESTART] && aicc_mem_fresh(p, idle_ns);
 }
 
 unsigned int aicc_on_tx_start(struct aicc_flow *f,

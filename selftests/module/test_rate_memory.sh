@@ -7,7 +7,9 @@
 # nothing, its window never having left fast start; another namespace
 # does not share it; the rate_memory switch turns lookups off;
 # rate_memory_used counts entries; a connection that selects aicc in
-# SYN_SENT starts from the remembered window too.
+# SYN_SENT starts from the remembered window too; a connection idle for
+# longer than rate_memory_ms hands on nothing when it sends again or
+# closes.
 
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib/module.sh
@@ -17,7 +19,7 @@ ktap_require ip ss python3
 gen=$top/build/aiccgen
 mod_require "$gen"
 
-ktap_plan 6
+ktap_plan 8
 ns=aicc-mem-$$
 port=5401
 mod_netns=("$ns-a" "$ns-b" "$ns-c")
@@ -141,5 +143,63 @@ read -r st1 w1 < <(first_window synsent)
 ktap_expect "selected in SYN_SENT: the first window is the remembered one" \
 	"${w0:-0} -gt 20 -a ${st1:-0} -eq 2 -a ${w1:-0} -ge $((${w0:-0} / 2))" \
 	"first window ${w0:-?} selected before connect(), ${w1:-?} in state ${st1:-?} (2: SYN_SENT)"
+
+# idle_then send|close: a connection from a to the aiccgen server (sink
+# mode) sends 4 MB, waits until all
+# of it is acknowledged, sits idle for 2 s, then sends 16 KB more and
+# waits for its ACK (send) or closes (close).  Exit status 0 when all went
+# through.
+idle_then()
+{
+	ip netns exec "$ns-a" python3 - "$1" 10.98.0.2 $port <<'EOF'
+import fcntl, socket, struct, sys, time
+
+how, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+s = socket.socket()
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"aicc")
+s.settimeout(20)
+s.connect((host, port))
+# aiccgen's session header: magic "AICG", version 1, sink mode
+s.sendall(struct.pack("!IBB", 0x41494347, 1, 1) + bytes(26))
+
+
+def drained():
+    # SIOCOUTQ: bytes not yet acknowledged
+    for _ in range(2000):
+        b = fcntl.ioctl(s, 0x5411, struct.pack("i", 0))
+        if struct.unpack("i", b)[0] == 0:
+            return
+        time.sleep(0.005)
+    sys.exit("data still unacknowledged after 10 s")
+
+
+s.sendall(b"x" * (4 << 20))
+drained()
+time.sleep(2)
+if how == "send":
+    s.sendall(b"y" * 16384)
+    drained()
+s.close()
+EOF
+}
+
+# 7, 8: with rate_memory_ms at 1 s, a connection sits idle for 2 s after
+# its transfer, then sends again (7) or closes (8); a connection opened
+# right after finds nothing remembered.  Its state was 2 s old: the entry
+# its transfer refreshed has aged out, and until 7 December 2026 the
+# transmit start and the close stored the old state again, stamped as new,
+# and the next connection took it (a hit).
+echo 1000 > $sys/aicc/rate_memory_ms
+for how in send close; do
+	idle_then $how
+	irc=$?
+	h0=$(hits)
+	flow a 1
+	frc=$?
+	h1=$(hits)
+	ktap_expect "idle 2 s, rate_memory_ms 1000, then $how: nothing handed on" \
+		"$irc -eq 0 -a $frc -eq 0 -a $h1 -eq $h0" \
+		"hits $h0 -> $h1, idle connection exit $irc, flow exit $frc"
+done
 
 ktap_finish
