@@ -496,10 +496,20 @@ static void new_round(struct aicc_flow *f, const struct aicc_sample *s)
 	f->flags &= ~(AICC_F_APP_LIMITED | AICC_F_HAVE_RTT | AICC_F_DELAYED);
 }
 
-/* Multiply the window by (1 - cut), cut in Q16. */
+/*
+ * Multiply the window by (1 - cut), cut in Q16 and below 1.  A cut that
+ * is not 0 takes at least 1/65536 packet: below one packet (min_cwnd
+ * reaches 0.001) a small cut times the window rounds to nothing, and the
+ * round would report a cut and hold the next one with the window as it
+ * was.  From one packet up the product is at least the cut itself.
+ */
 static void cut_cwnd(struct aicc_flow *f, u64 cut)
 {
-	f->cwnd -= aicc_mul_shr(f->cwnd, cut, 16);
+	u64 d = aicc_mul_shr(f->cwnd, cut, 16);
+
+	if (!d && cut)
+		d = 1;
+	f->cwnd -= min_u64(d, f->cwnd);
 }
 
 /* A busy period begins: the next resume measures the rate over it. */

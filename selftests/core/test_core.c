@@ -480,6 +480,39 @@ KTAP_CASE(delay_cut_reported_only_when_it_cuts)
 		    ev, w0 / 65536.0, cwnd_pkts(&d));
 }
 
+/*
+ * A cut that is reported lowers the window also far below one packet
+ * (min_cwnd reaches 0.001 packet): there a small cut fraction times the
+ * window rounded to 0 in Q16, and the flow reported a loss or ECN cut,
+ * held its next round and restarted the loss round, its window unchanged.
+ */
+KTAP_CASE(sub_packet_window_cut_when_reported)
+{
+	unsigned int ev;
+	struct drv d;
+	int kind;
+
+	for (kind = 0; kind < 2; kind++) {
+		drv_tracking(&d);
+		drv_knob(&d, AICC_K_MIN_CWND, 1);	/* 0.001 packet */
+		drv_knob(&d, AICC_K_LOSS_BETA, 1);	/* a cut of 0.001 */
+		drv_knob(&d, AICC_K_ECN_G, 1);
+		drv_knob(&d, AICC_K_ECN_BETA, 1000);
+		d.f.cwnd = 500;		/* 0.0076 packet */
+		d.f.alpha = 0;
+		d.f.flags &= ~AICC_F_CUT;
+		if (kind == 0)	/* a loss inside the round */
+			ev = drv_ack(&d, 1000, 100000, d.f.round_end - 1, 0,
+				     1, 0);
+		else		/* a marked ACK that ends the round */
+			ev = drv_ack(&d, 1000, 100000, d.f.round_end, 1, 0, 0);
+		ktap_expect((ev & (kind ? AICC_EV_ECN_CUT : AICC_EV_LOSS_CUT)) &&
+			    d.f.cwnd < 500,
+			    "%s: events %#x, window %llu -> %llu (1/65536 packet)",
+			    kind ? "ECN" : "loss", ev, 500ULL, d.f.cwnd);
+	}
+}
+
 KTAP_CASE(one_noisy_round_does_not_cut)
 {
 	struct drv d;
