@@ -16,8 +16,9 @@
  *   - the watchdog tripped: AICC_POL_WD_ROUNDS of the last eight rounds
  *     under the model each saw a loss or a queueing delay above
  *     AICC_POL_WD_DELAY_X times the classic target; the flow then stays
- *     classic for AICC_POL_HOLD_ROUNDS rounds before it tries the model
- *     again.
+ *     classic for AICC_POL_HOLD_ROUNDS rounds that the model would have
+ *     driven (fast start and LOSS rounds do not count) before it tries
+ *     the model again.
  *
  * Each case is an event (AICC_EV_POL_*) that the glue counts in sysfs.
  *
@@ -213,12 +214,16 @@ unsigned int aicc_policy_round(struct aicc_flow *f,
 		return ev;
 	}
 
+	/*
+	 * Fast start and a timeout's LOSS round are no decision rounds:
+	 * classic anyway, neither counted as held nor taken off the hold.
+	 */
+	if (f->mode != AICC_MODE_TRACK && f->mode != AICC_MODE_RESUME)
+		return ev;
 	if (f->pol_hold) {
 		f->pol_hold--;
 		return ev | AICC_EV_POL_HOLD;
 	}
-	if (f->mode != AICC_MODE_TRACK && f->mode != AICC_MODE_RESUME)
-		return ev;
 
 	aicc_policy_features(f, in, x);
 #ifndef __KERNEL__

@@ -100,7 +100,7 @@ extern void (*aicc_policy_observer)(const s16 *x);
 
 /* Watchdog: bad rounds among the model's last 8 that trip it ... */
 #define AICC_POL_WD_ROUNDS	4
-/* ... and how many rounds the flow then stays with the classic law. */
+/* ... and how many TRACK/RESUME rounds the flow then stays classic. */
 #define AICC_POL_HOLD_ROUNDS	200
 /* A round is bad with a loss, or queueing delay above this x target. */
 #define AICC_POL_WD_DELAY_X	4

@@ -913,6 +913,49 @@ KTAP_CASE(watchdog_quiet_after_unload)
 }
 
 /*
+ * The hold after a trip is counted in rounds the model would have driven.
+ * Fast start and a timeout's LOSS round are no decision rounds: classic
+ * anyway and not counted (learned-policy.rst, "Envelope, fallbacks and
+ * counters"), so they neither report a held round nor shorten the hold.
+ */
+KTAP_CASE(watchdog_hold_skips_start_and_loss)
+{
+	const u64 gap = 20000000000ULL;	/* beyond rate_memory_ms: START */
+	struct aicc_model m;
+	unsigned int ev = 0;
+	struct drv w;
+	int i, ends = 0;
+	u8 hold;
+
+	model_const(&m, 4096, 4096);
+	path_tracking(&w, &m);
+	for (i = 0; i < 3 * AICC_POL_WD_ROUNDS &&
+	     !(ev & AICC_EV_POL_WATCHDOG); i++)
+		ev = path_round(&w, BASE_NS, 0, 1);
+	ktap_expect(ev & AICC_EV_POL_WATCHDOG, "the watchdog did not trip");
+	quiet_rounds(&w, 2);
+	hold = w.f.pol_hold;
+	/* a timeout: its LOSS round */
+	aicc_on_rto(&w.f, &w.p, w.delivered, w.ce);
+	ev = 0;
+	for (i = 0; i < 4 && w.f.mode == AICC_MODE_LOSS; i++)
+		ev |= round_in_mode(&w, BASE_NS, AICC_MODE_LOSS, &ends);
+	/* an idle gap longer than rate_memory_ms: fast start again */
+	w.now += gap;
+	aicc_on_tx_start(&w.f, &w.p, w.now, gap, w.delivered, w.ce);
+	ktap_expect(w.f.mode == AICC_MODE_START, "mode %u after the gap",
+		    w.f.mode);
+	ev |= round_in_mode(&w, BASE_NS, AICC_MODE_START, &ends);
+	for (i = 0; i < 40 && w.f.mode == AICC_MODE_START; i++)
+		ev |= round_in_mode(&w, BASE_NS * 3, AICC_MODE_START, &ends);
+	ktap_expect(ends >= 3 && w.f.mode == AICC_MODE_TRACK,
+		    "%d LOSS and START round ends, mode %u", ends, w.f.mode);
+	ktap_expect(!(ev & AICC_EV_POL_HOLD) && w.f.pol_hold == hold,
+		    "LOSS and START rounds held: events %x, hold %u (was %u)",
+		    ev, w.f.pol_hold, hold);
+}
+
+/*
  * A flow busy for 73 minutes: its busy input stays saturated past the
  * point where the busy period's 32-bit start (2^10 ns units) wraps, and
  * does not start over as if the flow had just resumed.
