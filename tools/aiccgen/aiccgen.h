@@ -158,6 +158,12 @@ struct option;
 void __attribute__((noreturn)) gen_bad_opt(int opt, char **argv,
 					   const struct option *lo);
 void gen_no_operands(int argc, char **argv);
+/*
+ * fflush(f), keeping the reason of the first failure for the check of
+ * stdout at exit (a write error fails the run: exit 1, one message).
+ */
+void gen_flush(FILE *f);
+extern int gen_stdout_errno;
 
 /* Strict argument parsing; on error these print one line and exit 2. */
 uint64_t parse_uint(const char *opt, const char *s, uint64_t min, uint64_t max);

@@ -3,9 +3,11 @@
  * aiccgen: traffic generator replaying AI-cluster communication patterns
  * over real TCP sockets.  Command dispatch.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "aiccgen.h"
 
@@ -48,9 +50,29 @@ static void raise_fd_limit(void)
 	}
 }
 
+/*
+ * What was printed must have reached stdout: a write error (a full disk, a
+ * closed pipe) fails the run, exit 1 with one message, instead of leaving
+ * an empty or cut report behind a success.  Run at exit, before stdio's
+ * own flush, so that every way out (a mode's end, -h) is covered.
+ */
+static void check_stdout(void)
+{
+	int e;
+
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return;
+	e = gen_stdout_errno ? gen_stdout_errno : errno ? errno : EIO;
+	gen_err("write error on standard output: %s", strerror(e));
+	_exit(GEN_EXIT_RUN);
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1, match = -1;
+
+	atexit(check_stdout);
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];

@@ -535,7 +535,7 @@ int cmd_server(int argc, char **argv)
 	if (!json) {
 		printf("%s server: listening on %s port %d, cc %s\n", GEN_NAME,
 		       bind_addr ? bind_addr : "*", port, lcc);
-		fflush(stdout);
+		gen_flush(stdout);
 	}
 	t0 = now_ns();
 	if (duration > 0) {

@@ -507,6 +507,30 @@ open('$tmp/silent', 'w').close(); time.sleep(30)" &
 	grep -q "timed out" "$tmp/err"
 }
 
+# A report that cannot be written (a full disk) fails the run with one
+# line saying so: exit 1, never a success with an empty result file.  The
+# same for a server's summary and for -h.
+t_stdout_error()
+{
+	local rc=0
+	"$GEN" rpc -c "$HOST" -p "$PORT" --rate 100 -t 0.1 -j >/dev/full \
+		2>"$tmp/err" || rc=$?
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] && one_line "$tmp/err" &&
+	grep -q "^aiccgen: rpc: write error on standard output: No space left" \
+		"$tmp/err" || return 1
+	rc=0
+	timeout 10 "$GEN" server -B "$HOST" -p 0 --duration 0.2 -j \
+		>/dev/full 2>"$tmp/err" || rc=$?
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] && one_line "$tmp/err" &&
+	grep -q "server: write error on standard output" "$tmp/err" || return 1
+	rc=0
+	"$GEN" bulk -h >/dev/full 2>"$tmp/err" || rc=$?
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] && grep -q "write error on standard output" "$tmp/err"
+}
+
 t_server_summary()
 {
 	kill -TERM "$srv_pid"
@@ -562,6 +586,7 @@ TESTS=(
 	"help_for_each_mode t_help"
 	"connection_refused_per_flow t_refused"
 	"silent_server_no_hang t_no_hang"
+	"stdout_write_error_fails t_stdout_error"
 	"server_summary_json t_server_summary"
 	"server_duration t_server_duration"
 	"server_cc_nonexistent t_server_bad_cc"

@@ -22,6 +22,7 @@ uint8_t gen_zero[GEN_IOBUF];
 uint8_t gen_scratch[GEN_IOBUF];
 volatile sig_atomic_t gen_stop;
 const char *gen_mode;
+int gen_stdout_errno;
 
 /* ---- byte order helpers ---- */
 
@@ -457,6 +458,12 @@ void gen_bad_opt(int opt, char **argv, const struct option *lo)
 		      gen_mode);
 }
 
+void gen_flush(FILE *f)
+{
+	if (fflush(f) && !gen_stdout_errno)
+		gen_stdout_errno = errno ? errno : EIO;
+}
+
 /* After a mode's options: no operands may follow. */
 void gen_no_operands(int argc, char **argv)
 {
@@ -726,5 +733,5 @@ void jw_null(struct jw *w, const char *key)
 void jw_end(struct jw *w)
 {
 	fputc('\n', w->f);
-	fflush(w->f);
+	gen_flush(w->f);
 }
