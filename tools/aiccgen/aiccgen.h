@@ -347,11 +347,11 @@ void copts_help(FILE *f);
 
 /*
  * Connect n clients to the hosts in turn, each with its session header,
- * within --connect-timeout; returns how many are ready, -1 if none could
- * even start.
+ * within --connect-timeout and before the run's deadline (absolute);
+ * returns how many are ready, -1 if none could even start.
  */
 int clients_open(struct loop *l, struct cconn *c, int n,
-		 const struct copts *o, int wire_mode);
+		 const struct copts *o, int wire_mode, uint64_t run_deadline);
 void cconn_fail(struct loop *l, struct cconn *c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void cconn_close(struct loop *l, struct cconn *c);
@@ -376,8 +376,11 @@ struct mclient {
 	char error[256];
 };
 
-/* Open all n connections: the run needs every one.  -1: none left open. */
-int mc_open(struct mclient *m, const struct copts *o);
+/*
+ * Open all n connections before run_deadline: the run needs every one.
+ * -1: none left open.
+ */
+int mc_open(struct mclient *m, const struct copts *o, uint64_t run_deadline);
 /* Record the run's first error; later ones are dropped. */
 void mc_fail(struct mclient *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

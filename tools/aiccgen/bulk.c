@@ -614,7 +614,7 @@ int cmd_bulk(int argc, char **argv)
 	deadline = ns_after(now_ns(), b.o.timeout > 0 ? b.o.timeout :
 			    b.o.connect_timeout + b.secs + 10);
 	netns_counters_read(&na);
-	ready = clients_open(&b.l, b.c, b.n, &b.o, WIRE_SINK);
+	ready = clients_open(&b.l, b.c, b.n, &b.o, WIRE_SINK, deadline);
 	if (ready < 0)
 		return GEN_EXIT_RUN;
 	for (i = 0; i < b.n; i++) {

@@ -575,7 +575,7 @@ int cmd_incast(int argc, char **argv)
 			    total * (b.gap_ms / 1e3 + b.iter_timeout));
 	netns_counters_read(&na);
 	/* A collective needs every rank: do not run with fewer. */
-	if (mc_open(&b.m, &b.o) < 0)
+	if (mc_open(&b.m, &b.o, deadline) < 0)
 		return GEN_EXIT_RUN;
 	failed = burst_run(&b, deadline) < 0;
 	netns_counters_read(&nb);

@@ -629,8 +629,9 @@ void copts_help(FILE *f)
 		"  -p, --port PORT            server port (default %d)\n"
 		"  --cc NAME                  TCP_CONGESTION for the client sockets\n"
 		"  --server-cc NAME           ask the server to use NAME on its side\n"
-		"  --timeout SEC              overall deadline for the run (default:\n"
-		"                             derived from the run's parameters)\n"
+		"  --timeout SEC              overall deadline for the run, its setup\n"
+		"                             included (default: derived from the\n"
+		"                             run's parameters)\n"
 		"  --connect-timeout SEC      connection setup deadline (default 10)\n"
 		"  -j, --json                 one JSON object on stdout\n"
 		"  -v, --verbose              more detail in text output\n"
@@ -776,14 +777,18 @@ static void cconn_handshake(struct loop *l, struct cconn *c, uint32_t ev,
 }
 
 int clients_open(struct loop *l, struct cconn *c, int n,
-		 const struct copts *o, int wire_mode)
+		 const struct copts *o, int wire_mode, uint64_t run_deadline)
 {
 	uint64_t deadline = now_ns() + (uint64_t)(o->connect_timeout * 1e9);
+	/* --timeout bounds the whole run, its connection setup included */
+	bool run_bound = run_deadline < deadline;
 	struct addrinfo *res[GEN_MAX_HOSTS] = { NULL };
 	struct epoll_event ev[64];
 	char port[16], err[256];
 	int i, pending = 0, ready = 0, ret = -1;
 
+	if (run_bound)
+		deadline = run_deadline;
 	snprintf(port, sizeof(port), "%d", o->port);
 	for (i = 0; i < o->nhosts; i++) {
 		struct addrinfo hints = {
@@ -876,6 +881,11 @@ int clients_open(struct loop *l, struct cconn *c, int n,
 		if ((c[i].state == CS_CONNECTING || c[i].state == CS_HELLO) &&
 		    gen_stop)
 			cconn_fail(l, &c[i], "interrupted");
+		else if ((c[i].state == CS_CONNECTING ||
+			  c[i].state == CS_HELLO) && run_bound)
+			cconn_fail(l, &c[i],
+				   "run deadline exceeded in the connection setup to %s port %d",
+				   c[i].host, o->port);
 		else if (c[i].state == CS_CONNECTING || c[i].state == CS_HELLO)
 			cconn_fail(l, &c[i],
 				   "connection setup to %s port %d timed out",
@@ -894,12 +904,12 @@ out:
 
 /* ---- message-mode client runs (incast, rpc) ---- */
 
-int mc_open(struct mclient *m, const struct copts *o)
+int mc_open(struct mclient *m, const struct copts *o, uint64_t run_deadline)
 {
 	bool failed = false;
 	int i;
 
-	if (clients_open(&m->l, m->c, m->n, o, WIRE_MSG) < 0)
+	if (clients_open(&m->l, m->c, m->n, o, WIRE_MSG, run_deadline) < 0)
 		return -1;
 	for (i = 0; i < m->n; i++) {
 		if (m->c[i].state != CS_READY) {

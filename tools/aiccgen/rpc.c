@@ -159,10 +159,14 @@ static int rpc_issue(struct rpc *r, uint64_t when)
 /*
  * --start-delay: the connections are up; stay idle until the first
  * request, so that they were set up before whatever load starts meanwhile.
+ * Not past the run's deadline: rpc_run() then reports it.
  */
-static void rpc_start_delay(double secs)
+static void rpc_start_delay(double secs, uint64_t deadline)
 {
 	uint64_t end = now_ns() + (uint64_t)(secs * 1e9);
+
+	if (end > deadline)
+		end = deadline;
 
 	while (!gen_stop) {
 		uint64_t now = now_ns(), left;
@@ -390,9 +394,9 @@ int cmd_rpc(int argc, char **argv)
 			    r.o.connect_timeout + r.start_delay + r.secs +
 			    r.drain + 10);
 	netns_counters_read(&na);
-	if (mc_open(&r.m, &r.o) < 0)
+	if (mc_open(&r.m, &r.o, deadline) < 0)
 		return GEN_EXIT_RUN;
-	rpc_start_delay(r.start_delay);
+	rpc_start_delay(r.start_delay, deadline);
 	failed = rpc_run(&r, deadline) < 0;
 	netns_counters_read(&nb);
 	rpc_report(&r, &na, &nb);

@@ -507,6 +507,48 @@ open('$tmp/silent', 'w').close(); time.sleep(30)" &
 	grep -q "timed out" "$tmp/err"
 }
 
+# --timeout bounds the whole run: the connection setup to a server that
+# never answers ends at it, not after --connect-timeout (10 s), and so
+# does rpc's --start-delay; either way exit 1 with one line.
+t_timeout_bounds_setup()
+{
+	local port rc=0 t0 t1
+	port=$(free_port)
+	python3 -c "import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', $port)); s.listen(16)
+open('$tmp/silent2', 'w').close(); time.sleep(30)" &
+	aux_pid=$!
+	for _ in $(seq 100); do
+		[ -e "$tmp/silent2" ] && break
+		sleep 0.1
+	done
+	t0=$(date +%s%N)
+	timeout 20 "$GEN" incast -c "$HOST" -p "$port" -n 2 --iters 1 \
+		--timeout 1 >"$tmp/out" 2>"$tmp/err" || rc=$?
+	t1=$(date +%s%N)
+	kill "$aux_pid" 2>/dev/null
+	wait "$aux_pid" 2>/dev/null
+	aux_pid=
+	cat "$tmp/err"
+	echo "setup: $(((t1 - t0) / 1000000)) ms"
+	[ "$rc" -eq 1 ] && [ $((t1 - t0)) -lt 3000000000 ] &&
+	grep -q "run deadline exceeded in the connection setup" "$tmp/err" ||
+		return 1
+	rc=0
+	t0=$(date +%s%N)
+	timeout 20 "$GEN" rpc -c "$HOST" -p "$PORT" --rate 100 -t 0.2 \
+		--start-delay 8 --timeout 1 -j >"$tmp/rpct.json" \
+		2>"$tmp/err" || rc=$?
+	t1=$(date +%s%N)
+	cat "$tmp/err"
+	echo "start delay: $(((t1 - t0) / 1000000)) ms"
+	[ "$rc" -eq 1 ] && [ $((t1 - t0)) -lt 3000000000 ] &&
+	one_line "$tmp/err" && grep -q "run deadline exceeded" "$tmp/err" &&
+	json "$tmp/rpct.json" 'd["sent"] == 0' \
+		'd["error"] == "run deadline exceeded"'
+}
+
 # A report that cannot be written (a full disk) fails the run with one
 # line saying so: exit 1, never a success with an empty result file.  The
 # same for a server's summary and for -h.
@@ -586,6 +628,7 @@ TESTS=(
 	"help_for_each_mode t_help"
 	"connection_refused_per_flow t_refused"
 	"silent_server_no_hang t_no_hang"
+	"timeout_bounds_setup_and_start_delay t_timeout_bounds_setup"
 	"stdout_write_error_fails t_stdout_error"
 	"server_summary_json t_server_summary"
 	"server_duration t_server_duration"
