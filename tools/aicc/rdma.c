@@ -526,19 +526,34 @@ static int rdma_export(int argc, char **argv)
 	FILE *f = stdout;
 	int i, r;
 
+	/* each option once, with its value, as rdma save takes -o */
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			fmt = argv[++i];
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "--defaults")) {
+		const char **val;
+
+		if (!strcmp(argv[i], "--defaults")) {
 			defaults = true;
-		} else if (!strcmp(argv[i], "--file") && i + 1 < argc && !file) {
-			file = argv[++i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--format")) {
+			val = &fmt;
+		} else if (!strcmp(argv[i], "-o")) {
+			val = &out;
+		} else if (!strcmp(argv[i], "--file")) {
+			val = &file;
 		} else {
 			err("rdma export: unexpected argument '%s'", argv[i]);
 			return EXIT_USAGE;
 		}
+		if (i + 1 >= argc || *val) {
+			err("rdma export: %s takes one %s, once", argv[i],
+			    val == &fmt ? "FORMAT" : "FILE");
+			return EXIT_USAGE;
+		}
+		*val = argv[++i];
+	}
+	if (out && !*out) {
+		err("rdma export: -o: empty file name");
+		return EXIT_USAGE;
 	}
 	if (!fmt) {
 		err("rdma export: missing --format (only 'mlx5' is known)");

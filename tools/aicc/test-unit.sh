@@ -800,6 +800,30 @@ t_rdma_save_errors() {
 		fail "keep.conf: $(cat "$W/keep.conf")"
 }
 
+# rdma export takes each option once and with its value, as rdma save
+# takes -o: a second -o (the last one won), a missing value (reported as
+# an unexpected argument) or an empty file name is a usage error that
+# names the option, and nothing is written.
+t_rdma_export_args() {
+	local W=$TMP/w
+	roce_tree || return 1
+	rm -rf "$W" && mkdir -p "$W" && echo "# an older file" >"$W/keep.conf" ||
+		return 1
+	save_refused 2 "rdma export: -o takes one FILE, once" "$AICC" rdma \
+		export --format mlx5 --defaults -o "$W/keep.conf" -o "$W/b" &&
+	save_refused 2 "rdma export: -o takes one FILE, once" "$AICC" rdma \
+		export --format mlx5 --defaults -o &&
+	save_refused 2 "rdma export: --format takes one FORMAT, once" "$AICC" \
+		rdma export --defaults --format &&
+	save_refused 2 "rdma export: --format takes one FORMAT, once" "$AICC" \
+		rdma export --format mlx5 --format mlx5 --defaults &&
+	save_refused 2 "rdma export: --file takes one FILE, once" "$AICC" \
+		rdma export --format mlx5 --file "$W/keep.conf" --file "$W/b" &&
+	save_refused 2 "rdma export: -o: empty file name" "$AICC" rdma \
+		export --format mlx5 --defaults -o "" || return 1
+	[ ! -e "$W/b" ] || fail "$W/b written"
+}
+
 # rdma show with a knob it cannot read: an error and no output at all
 # (no half a table, no truncated JSON).
 t_rdma_show_unreadable() {
@@ -984,7 +1008,8 @@ TESTS=(help module_absent show_text json_valid json_non_utf8 set_units
        watch_missing_counter watch_args stdout_write_error
        profile_save_unreadable profile_save_symlink tune rdma_save_roundtrip
        rdma_save_errors rdma_show_unreadable rdma_set_rollback
-       rdma_file_errors rdma_export_atomic rdma_flows_read_errors man_page)
+       rdma_file_errors rdma_export_atomic rdma_export_args
+       rdma_flows_read_errors man_page)
 
 echo "TAP version 13"
 echo "1..${#TESTS[@]}"
