@@ -212,10 +212,22 @@ static void usage(FILE *f)
 static int cmd_help(int argc, char **argv)
 {
 	const struct cmd *c;
+	int i;
 
 	if (argc < 2) {
 		usage(stdout);
 		return 0;
+	}
+	/* 'aicc help -h' (and help on help) as for every verb */
+	for (i = 1; i < argc; i++) {
+		if (is_help_flag(argv[i])) {
+			print_cmd_usage(stdout, &commands[ARRAY_LEN - 2], NULL);
+			return 0;
+		}
+	}
+	if (argc > 2) {
+		err("help: unexpected argument '%s'", argv[2]);
+		return EXIT_USAGE;
 	}
 	for (c = commands; c->name; c++) {
 		if (!strcmp(c->name, argv[1])) {

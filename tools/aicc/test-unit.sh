@@ -67,10 +67,20 @@ is_json() { python3 -m json.tool >/dev/null 2>&1; }
 t_help() {
 	local v
 	run "$AICC" -h; [ $RC = 0 ] || fail "aicc -h: $RC"
-	for v in status show set profile flows watch select metrics version; do
+	for v in status show set profile flows watch select metrics version \
+		 help; do
 		run "$AICC" $v -h
 		[ $RC = 0 ] && [ -n "$OUT" ] || fail "aicc $v -h: rc $RC"
 	done
+	# help on itself, as on any verb; a second verb is not ignored
+	v=help
+	run "$AICC" $v $v
+	[ $RC = 0 ] && [[ $OUT == "Usage: aicc [-j] help [VERB]"* ]] ||
+		fail "aicc help on help: rc $RC '$OUT' '$ERR'"
+	run "$AICC" help show set
+	[ $RC = 2 ] && [ -z "$OUT" ] &&
+		echo "$ERR" | grep -q "help: unexpected argument 'set'" ||
+		fail "aicc help show set: rc $RC '$ERR'"
 	# and after a sub-command, wherever -h comes (aicc(8))
 	for v in "rdma show" "rdma set" "rdma save" "rdma flows" \
 		 "rdma export" "model show" "model load" "model load F" \
