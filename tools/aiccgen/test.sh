@@ -446,6 +446,10 @@ t_bad_args()
 	bad_args "option '-n' needs an argument" bulk -c "$HOST" -jn &&
 	bad_args "unknown option '--leave=1' " bulk -c "$HOST" --leave=1 &&
 	bad_args "--start-delay: expected a number" rpc -c "$HOST" --start-delay -1 &&
+	bad_args "--gap: expected a number" incast -c "$HOST" --gap -0 &&
+	bad_args "--gap: expected a number" incast -c "$HOST" --gap 0x10 &&
+	bad_args "-t: expected a number" bulk -c "$HOST" -t +1 &&
+	bad_args "--timeout: expected a number" rpc -c "$HOST" --timeout ' 5' &&
 	bad_args "unknown mode 'frobnicate'" frobnicate &&
 	bad_args "no mode given" &&
 	bad_args "--pattern: expected" incast -c "$HOST" --pattern star &&

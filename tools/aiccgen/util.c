@@ -528,13 +528,19 @@ bad:
 		      s ? s : "");
 }
 
+/*
+ * A decimal number: digits and a point, an exponent allowed.  strtod()
+ * alone would also take a sign ('-0' for a value that cannot be
+ * negative), hexadecimal ('0x10' for 16) and leading white space.
+ */
 double parse_double(const char *opt, const char *s, double min, double max)
 {
 	double v;
 	char *end;
 
 	errno = 0;
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.') ||
+	    s[strspn(s, "0123456789.eE+-")])
 		goto bad;
 	v = strtod(s, &end);
 	if (errno || *end || !isfinite(v) || v < min || v > max)
