@@ -501,10 +501,13 @@ static const char *proto_name(unsigned int proto, char *buf, size_t len)
 	return buf;
 }
 
-/* @old: the main-table route for @p, if any (route_lookup()). */
+/*
+ * @old: the main-table route for @p, if any (route_lookup()); @via: the
+ * gateway (checked by cmd_route()) or NULL.
+ */
 static int route_add(int fd, const struct prefix *p, struct route *old,
-		     const char *pfx, const char *via, const char *dev,
-		     const char *cc, uint32_t feat)
+		     const char *pfx, const struct prefix *via,
+		     const char *dev, const char *cc, uint32_t feat)
 {
 	struct nlreq req;
 	int ret;
@@ -551,15 +554,7 @@ static int route_add(int fd, const struct prefix *p, struct route *old,
 				 &old->priority, 4);
 		route_free(old);
 		if (via) {
-			struct prefix g;
-
-			if (parse_prefix(via, &g) || g.plen != (g.family == AF_INET ? 32 : 128) ||
-			    strchr(via, '/') || g.family != p->family) {
-				err("select route: 'via %s' is not an address of the prefix's family",
-				    via);
-				return EXIT_USAGE;
-			}
-			gw = g.a;
+			gw = via->a;
 			have_gw = true;
 		}
 		if (dev) {
@@ -752,7 +747,7 @@ static int cmd_route(int argc, char **argv)
 	const char *via = NULL, *dev = NULL, *cc = NULL;
 	uint32_t feat = 0;
 	struct route old;
-	struct prefix p;
+	struct prefix p, gw;
 	char pfx[64];
 	bool add;
 	int i, fd, ret;
@@ -820,6 +815,12 @@ static int cmd_route(int argc, char **argv)
 				dev = argv[++i];
 		} else if (!strcmp(argv[i], "usec-ts") && add) {
 			feat |= RTAX_FEATURE_TCP_USEC_TS;
+		} else if (!strcmp(argv[i], "via") || !strcmp(argv[i], "dev") ||
+			   !strcmp(argv[i], "usec-ts")) {
+			/* not a PROFILE named 'usec-ts' */
+			err("select route del: '%s' is for 'route add' only",
+			    argv[i]);
+			return EXIT_USAGE;
 		} else if (!cc) {
 			cc = argv[i];
 		} else {
@@ -839,6 +840,13 @@ static int cmd_route(int argc, char **argv)
 		err("select route: device name '%s' too long", dev);
 		return EXIT_USAGE;
 	}
+	/* bad input is refused before the routes are read, whatever they are */
+	if (via && (parse_prefix(via, &gw) || strchr(via, '/') ||
+		    gw.family != p.family)) {
+		err("select route: 'via %s' is not an address of the prefix's family",
+		    via);
+		return EXIT_USAGE;
+	}
 	fd = nl_open();
 	if (fd < 0) {
 		err("select route: netlink: %s", errno_words(-fd));
@@ -847,7 +855,8 @@ static int cmd_route(int argc, char **argv)
 	if (route_lookup(fd, &p, &old, pfx))
 		ret = 1;
 	else if (add)
-		ret = route_add(fd, &p, &old, pfx, via, dev, cc, feat);
+		ret = route_add(fd, &p, &old, pfx, via ? &gw : NULL, dev, cc,
+				feat);
 	else
 		ret = route_del(fd, &old, pfx, cc);
 	close(fd);

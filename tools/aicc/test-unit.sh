@@ -544,6 +544,20 @@ t_select_route_netns() {
 			echo "$e" | grep -q "^aicc: select route add: 10.96.0.0/16 already has a route (protocol boot); via/dev would replace it" || { echo "$e"; exit 1; }
 			[ "$(ip route show 10.96.0.0/16)" = "$r0" ]
 		done
+		# A malformed gateway is bad input (exit 2) whether the
+		# prefix has a route or not, and del takes no word of add.
+		for pf in 10.96.0.0/16 10.95.0.0/16; do
+			rc=0
+			e=$($A select route add $pf via bogus reno 2>&1) || rc=$?
+			[ $rc = 2 ] && echo "$e" | grep -q "via bogus. is not an address" ||
+				{ echo "$pf via bogus: rc $rc: $e"; exit 1; }
+		done
+		[ "$(ip route show 10.96.0.0/16)" = "$r0" ]
+		[ -z "$(ip route show 10.95.0.0/16)" ]
+		rc=0
+		e=$($A select route del 10.96.0.0/16 usec-ts 2>&1) || rc=$?
+		[ $rc = 2 ] && echo "$e" | grep -q "is for .route add. only" ||
+			{ echo "del usec-ts: rc $rc: $e"; exit 1; }
 		$A select route add 10.96.0.0/16 reno
 		ip route show 10.96.0.0/16 | grep -q "via 10.99.0.2 dev t0 .*mtu 1400 congctl reno"
 		# ... and on one it created: replaced, still protocol 172
