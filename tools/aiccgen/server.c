@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -445,19 +446,37 @@ static int bound_port(int fd)
 	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
+/*
+ * The port into PATH.tmp.PID, created anew (never through something
+ * already there: a symlink planted next to a port file in /tmp), then
+ * renamed over PATH; on failure the temporary file goes.
+ */
 static int write_port_file(const char *path, int port)
 {
-	char tmp[4096];
-	FILE *f;
+	char tmp[4096], buf[16];
+	int fd, len, e = 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >=
+	    (int)sizeof(tmp)) {
 		gen_err("--port-file: path too long");
 		return -1;
 	}
-	f = fopen(tmp, "w");
-	if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f) != 0 ||
-	    rename(tmp, path) < 0) {
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
 		gen_err("--port-file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	len = snprintf(buf, sizeof(buf), "%d\n", port);
+	errno = 0;
+	if (write(fd, buf, len) != len)
+		e = errno ? errno : EIO;
+	if (close(fd) && !e)
+		e = errno;
+	if (!e && rename(tmp, path) < 0)
+		e = errno;
+	if (e) {
+		unlink(tmp);
+		gen_err("--port-file %s: %s", path, strerror(e));
 		return -1;
 	}
 	return 0;
@@ -504,6 +523,8 @@ int cmd_server(int argc, char **argv)
 						31536000);
 			break;
 		case OPT_PORT_FILE:
+			if (!*optarg)
+				gen_usage_err("--port-file: empty file name");
 			port_file = optarg;
 			break;
 		case 'j':

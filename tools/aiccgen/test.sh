@@ -577,6 +577,31 @@ t_stdout_error()
 	[ "$rc" -eq 1 ] && grep -q "write error on standard output" "$tmp/err"
 }
 
+# --port-file is written whole or not at all, never through what is
+# already there (a symlink planted at the old temporary name FILE.tmp), a
+# failure leaves no temporary file behind, and an empty name is a usage
+# error.
+t_port_file()
+{
+	local rc=0
+	mkdir "$tmp/pdir" && ln -s "$tmp/victim" "$tmp/pf.tmp" || return 1
+	timeout 10 "$GEN" server -B "$HOST" -p 0 --port-file "$tmp/pf" \
+		--duration 0.1 >/dev/null || return 1
+	[ ! -e "$tmp/victim" ] && [ ! -L "$tmp/pf" ] &&
+	[ "$(cat "$tmp/pf")" -gt 0 ] ||
+		{ echo "pf: $(ls -l "$tmp/pf")"; return 1; }
+	timeout 10 "$GEN" server -B "$HOST" -p 0 --port-file "$tmp/pdir" \
+		--duration 0.1 >/dev/null 2>"$tmp/err" || rc=$?
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] && one_line "$tmp/err" &&
+	grep -q -- "--port-file $tmp/pdir: Is a directory" "$tmp/err" || return 1
+	if compgen -G "$tmp/pdir.tmp*" >/dev/null; then
+		echo "left behind: $(echo "$tmp"/pdir.tmp*)"
+		return 1
+	fi
+	bad_args "--port-file: empty file name" server -p 0 --port-file ""
+}
+
 t_server_summary()
 {
 	kill -TERM "$srv_pid"
@@ -634,6 +659,7 @@ TESTS=(
 	"silent_server_no_hang t_no_hang"
 	"timeout_bounds_setup_and_start_delay t_timeout_bounds_setup"
 	"stdout_write_error_fails t_stdout_error"
+	"server_port_file t_port_file"
 	"server_summary_json t_server_summary"
 	"server_duration t_server_duration"
 	"server_cc_nonexistent t_server_bad_cc"
