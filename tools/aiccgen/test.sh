@@ -485,20 +485,27 @@ t_refused()
 	grep -q "flow 1: connect to .*refused" "$tmp/err"
 }
 
+# silent_listener PORT MARK: a listener on PORT that completes the TCP
+# handshake but never answers, for 30 s, in the background (aux_pid);
+# returns once it listens (it creates $tmp/MARK then).
+silent_listener()
+{
+	python3 -c "import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', $1)); s.listen(16)
+open('$tmp/$2', 'w').close(); time.sleep(30)" &
+	aux_pid=$!
+	for _ in $(seq 100); do
+		[ -e "$tmp/$2" ] && break
+		sleep 0.1
+	done
+}
+
 t_no_hang()
 {
 	local port rc=0 t0 t1
 	port=$(free_port)
-	# A listener that completes the TCP handshake but never answers.
-	python3 -c "import socket, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('127.0.0.1', $port)); s.listen(16)
-open('$tmp/silent', 'w').close(); time.sleep(30)" &
-	aux_pid=$!
-	for _ in $(seq 100); do
-		[ -e "$tmp/silent" ] && break
-		sleep 0.1
-	done
+	silent_listener "$port" silent
 	t0=$(date +%s)
 	timeout 20 "$GEN" incast -c "$HOST" -p "$port" -n 3 --iters 1 \
 		--connect-timeout 1 >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -518,15 +525,7 @@ t_timeout_bounds_setup()
 {
 	local port rc=0 t0 t1
 	port=$(free_port)
-	python3 -c "import socket, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('127.0.0.1', $port)); s.listen(16)
-open('$tmp/silent2', 'w').close(); time.sleep(30)" &
-	aux_pid=$!
-	for _ in $(seq 100); do
-		[ -e "$tmp/silent2" ] && break
-		sleep 0.1
-	done
+	silent_listener "$port" silent2
 	t0=$(date +%s%N)
 	timeout 20 "$GEN" incast -c "$HOST" -p "$port" -n 2 --iters 1 \
 		--timeout 1 >"$tmp/out" 2>"$tmp/err" || rc=$?
