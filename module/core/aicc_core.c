@@ -1138,12 +1138,12 @@ static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 		f->cwnd = w;
 }
 
-/*
- * A gap after which the flow resumes at its rate: shorter than
- * rate_memory_ms, to the nanosecond.  (In 2^20 ns units, rounded down, a
- * rate_memory_ms of 0 resumed after every gap under 1.05 ms, and 10 ms
- * after gaps up to 10.49 ms.)
- */
+/* A gap longer than min_rtt_win_ms: what was measured before it aged out. */
+static bool past_rtt_window(const struct aicc_params *p, u64 gap_ns)
+{
+	return (gap_ns >> 20) > p->rtt_win_ns_hi;
+}
+
 /*
  * A flow's state @age_ns old is still worth remembering: younger than
  * rate_memory_ms, the life of a remembered rate.
@@ -1153,6 +1153,12 @@ bool aicc_mem_fresh(const struct aicc_params *p, u64 age_ns)
 	return age_ns < (u64)p->knob[AICC_K_MEM_LIFE] * 1000000;
 }
 
+/*
+ * A gap after which the flow resumes at its rate: shorter than
+ * rate_memory_ms, to the nanosecond.  (In 2^20 ns units, rounded down, a
+ * rate_memory_ms of 0 resumed after every gap under 1.05 ms, and 10 ms
+ * after gaps up to 10.49 ms.)
+ */
 static bool resumes(const struct aicc_params *p, u64 idle_ns)
 {
 	return p->knob[AICC_K_IDLE_RESTART] && aicc_mem_fresh(p, idle_ns);
@@ -1175,7 +1181,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	 * would make it look fresh.  (The glue reports gaps above 65 minutes
 	 * as 71.6, longer than any window.)
 	 */
-	if ((idle_ns >> 20) > p->rtt_win_ns_hi)
+	if (past_rtt_window(p, idle_ns))
 		f->base_stamp = coarse(now_ns) - p->rtt_win_ns_hi - 1;
 	resume = resumes(p, idle_ns);
 	/*
@@ -1331,7 +1337,7 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 	if ((*state & AICC_OWD_OFF) || !tsval || !tick_ns)
 		return rtt_ns;
 	if (!(*state & AICC_OWD_VALID) || (s32)(owd - o->min) < 0 ||
-	    ((u64)(now - o->stamp) * tick_ns) >> 20 > p->rtt_win_ns_hi) {
+	    past_rtt_window(p, (u64)(now - o->stamp) * tick_ns)) {
 		o->min = owd;
 		o->stamp = now;
 		*state |= AICC_OWD_VALID;
@@ -1363,6 +1369,6 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
  */
 void aicc_owd_idle(u8 *state, const struct aicc_params *p, u64 idle_ns)
 {
-	if ((idle_ns >> 20) > p->rtt_win_ns_hi)
+	if (past_rtt_window(p, idle_ns))
 		*state &= ~AICC_OWD_VALID;
 }

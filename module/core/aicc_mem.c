@@ -96,12 +96,15 @@ bool aicc_mem_lookup(const struct aicc_mem *m, const struct aicc_peer *key,
 		return false;
 	set = peer_hash(key) & m->mask & ~(AICC_MEM_WAYS - 1);
 	for (i = 0; i < AICC_MEM_WAYS; i++) {
+		u64 age;
+
 		if (!entry_read(&m->tab[set + i], &c))
 			continue;
+		age = age_of(&c, now);
 		if (!peer_eq(key, c.net, c.addr) || !fresh(&c, now, life_hi) ||
-		    age_of(&c, now) >= best_age)
+		    age >= best_age)
 			continue;
-		best_age = age_of(&c, now);
+		best_age = age;
 		out->rate = c.rate;
 		out->base_rtt = c.base_rtt;
 		out->mss = c.mss;

@@ -785,6 +785,18 @@ KTAP_CASE(fallback_watchdog_delay_threshold)
 		    "4.5 x target: tripped after %d rounds", i);
 }
 
+/* A loss in every round until the watchdog trips; the last round's events */
+static unsigned int trip_by_losses(struct drv *w)
+{
+	unsigned int ev = 0;
+	int i;
+
+	for (i = 0; i < 3 * AICC_POL_WD_ROUNDS &&
+	     !(ev & AICC_EV_POL_WATCHDOG); i++)
+		ev = path_round(w, BASE_NS, 0, 1);
+	return ev;
+}
+
 KTAP_CASE(fallback_watchdog_loss)
 {
 	struct drv w;
@@ -794,9 +806,7 @@ KTAP_CASE(fallback_watchdog_loss)
 
 	model_const(&m, 4096, 4096);
 	path_tracking(&w, &m);
-	for (i = 0; i < 3 * AICC_POL_WD_ROUNDS &&
-	     !(ev & AICC_EV_POL_WATCHDOG); i++)
-		ev = path_round(&w, BASE_NS, 0, 1);
+	ev = trip_by_losses(&w);
 	ktap_expect(ev & AICC_EV_POL_WATCHDOG,
 		    "losses in every round did not trip the watchdog");
 	/* a single bad round does not */
@@ -929,9 +939,7 @@ KTAP_CASE(watchdog_hold_skips_start_and_loss)
 
 	model_const(&m, 4096, 4096);
 	path_tracking(&w, &m);
-	for (i = 0; i < 3 * AICC_POL_WD_ROUNDS &&
-	     !(ev & AICC_EV_POL_WATCHDOG); i++)
-		ev = path_round(&w, BASE_NS, 0, 1);
+	ev = trip_by_losses(&w);
 	ktap_expect(ev & AICC_EV_POL_WATCHDOG, "the watchdog did not trip");
 	quiet_rounds(&w, 2);
 	hold = w.f.pol_hold;
