@@ -159,8 +159,8 @@ void __attribute__((noreturn)) gen_bad_opt(int opt, char **argv,
 					   const struct option *lo);
 void gen_no_operands(int argc, char **argv);
 /*
- * fflush(f), keeping the reason of the first failure for the check of
- * stdout at exit (a write error fails the run: exit 1, one message).
+ * fflush(f), keeping the reason of stdout's first failure for its check
+ * at exit (a write error fails the run: exit 1, one message).
  */
 void gen_flush(FILE *f);
 extern int gen_stdout_errno;

@@ -878,18 +878,19 @@ int clients_open(struct loop *l, struct cconn *c, int n,
 		}
 	}
 	for (i = 0; i < n; i++) {
-		if ((c[i].state == CS_CONNECTING || c[i].state == CS_HELLO) &&
-		    gen_stop)
-			cconn_fail(l, &c[i], "interrupted");
-		else if ((c[i].state == CS_CONNECTING ||
-			  c[i].state == CS_HELLO) && run_bound)
-			cconn_fail(l, &c[i],
-				   "run deadline exceeded in the connection setup to %s port %d",
-				   c[i].host, o->port);
-		else if (c[i].state == CS_CONNECTING || c[i].state == CS_HELLO)
-			cconn_fail(l, &c[i],
-				   "connection setup to %s port %d timed out",
-				   c[i].host, o->port);
+		/* still setting up: the loop ended on a stop or a deadline */
+		if (c[i].state == CS_CONNECTING || c[i].state == CS_HELLO) {
+			if (gen_stop)
+				cconn_fail(l, &c[i], "interrupted");
+			else if (run_bound)
+				cconn_fail(l, &c[i],
+					   "run deadline exceeded in the connection setup to %s port %d",
+					   c[i].host, o->port);
+			else
+				cconn_fail(l, &c[i],
+					   "connection setup to %s port %d timed out",
+					   c[i].host, o->port);
+		}
 		if (c[i].state == CS_READY)
 			ready++;
 	}

@@ -460,7 +460,7 @@ void gen_bad_opt(int opt, char **argv, const struct option *lo)
 
 void gen_flush(FILE *f)
 {
-	if (fflush(f) && !gen_stdout_errno)
+	if (fflush(f) && f == stdout && !gen_stdout_errno)
 		gen_stdout_errno = errno ? errno : EIO;
 }
 
