@@ -1326,13 +1326,24 @@ void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)
  * whole RTT sample, which no queue on the way back can, the estimate is
  * switched off for the connection.  A faster clock only lowers the minimum
  * on every ACK, which corrects nothing.
+ *
+ * Two clocks of the same nominal rate drift apart too: crystals are a few
+ * to a hundred ppm off, and with microsecond timestamps (tcp_usec_ts) 12
+ * ppm slower is 120 us of "reverse queue" ten seconds after the minimum
+ * was taken, which hides the flow's own queue well before it reaches the
+ * whole sample.  A queue on the way back is part of the RTT sample, so it
+ * can never exceed the sample's own queueing (sample - base): an estimate
+ * above that is drift, and the minimum moves up by a tick.  At most one
+ * tick per AICC_OWD_SLEW_TICKS ticks of the local clock (under 0.1 %: any
+ * crystal's drift, not a clock of another rate), charged to the minimum's
+ * stamp, which then ages that much later.
  */
 s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,
 		 u32 tick_ns)
 {
 	u32 owd = now - tsval;
-	u64 rq;
+	u64 rq, q;
 
 	if ((*state & AICC_OWD_OFF) || !tsval || !tick_ns)
 		return rtt_ns;
@@ -1352,9 +1363,15 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		*state |= AICC_OWD_OFF;
 		return rtt_ns;
 	}
-	if (rtt_ns <= f->base_rtt)
+	/* the sample's own queueing: at least the way back's */
+	q = rtt_ns > f->base_rtt ? (u64)rtt_ns - f->base_rtt : 0;
+	if (rq > q && (s32)(now - o->stamp) >= AICC_OWD_SLEW_TICKS) {
+		o->min++;
+		o->stamp += AICC_OWD_SLEW_TICKS;
+	}
+	if (!q)
 		return rtt_ns;
-	if (rq > (u64)rtt_ns - f->base_rtt)
+	if (rq > q)
 		return f->base_rtt;
 	return rtt_ns - (s64)rq;
 }

@@ -202,6 +202,7 @@ struct aicc_owd {
 #define AICC_OWD_VALID		0x01	/* min holds a value */
 #define AICC_OWD_OFF		0x02	/* the peer's clock does not fit */
 #define AICC_OWD_TICKS_PER_BASE	4	/* a tick at most base RTT / 4 */
+#define AICC_OWD_SLEW_TICKS	1024	/* drift followed: a tick per 1024 */
 
 s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,

@@ -1686,6 +1686,54 @@ KTAP_CASE(reverse_path_slow_peer_clock_switched_off)
 }
 
 /*
+ * Two clocks of one nominal rate: the peer's microsecond timestamps run 12
+ * ppm slow (a crystal within its tolerance) for 25 seconds, ACKs every
+ * millisecond.  The flow's own queue stands at 20 us but for one ACK in
+ * ten, which sees the path empty, and every 100th ACK also waited 30 us
+ * on the way back.  Without following the drift, 20 us of it hid the
+ * whole forward queue after 1.7 seconds, until the minimum's window ran
+ * out, and again after it.
+ */
+KTAP_CASE(reverse_path_follows_peer_clock_drift)
+{
+	struct aicc_owd o = { 0 };
+	u8 st = 0;
+	struct drv d;
+	int hidden = 0, fwd = 0, rev_bad = 0, rev = 0;
+	u64 t;
+
+	drv_tracking(&d);
+	for (t = 0; t < 25000000; t += 1000) {
+		/* the peer's clock: 12 us slower per second */
+		u32 tsval = (u32)(9000 + t - t * 12 / 1000000);
+		u32 fq = (t / 1000) % 10 ? 20 : 0;
+		u32 rq = (t / 1000) % 100 == 50 ? 30 : 0;
+		s64 r = aicc_fwd_rtt(&o, &st, &d.f, &d.p,
+				     100000 + (fq + rq) * 1000LL,
+				     (u32)(OWD_T0 + t + rq), tsval, 1000);
+
+		if (t < 1000000)
+			continue;
+		if (rq) {
+			rev++;
+			/* the way back's 30 us out, the forward 20 kept */
+			if (r < 100000 + fq * 1000LL - 3000 ||
+			    r > 100000 + fq * 1000LL + 3000)
+				rev_bad++;
+		} else if (fq) {
+			fwd++;
+			if (r < 100000 + 17000)
+				hidden++;
+		}
+	}
+	ktap_expect(!(st & AICC_OWD_OFF), "estimate switched off");
+	ktap_expect(!hidden, "%d of %d samples hid their forward queue",
+		    hidden, fwd);
+	ktap_expect(!rev_bad, "%d of %d reverse-queue samples off by > 3 us",
+		    rev_bad, rev);
+}
+
+/*
  * A connection that switches to aicc midway (setsockopt(TCP_CONGESTION))
  * has delivered packets already, possibly more than 2^31: its rounds
  * count from there, and its first round's marked fraction is that

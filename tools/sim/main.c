@@ -65,6 +65,7 @@ static const char usage[] =
 "                     order (per ACK): host scheduling noise\n"
 "  --ts-tick-us U     TCP timestamp clock tick: 1000 (ms, a stock kernel;\n"
 "                     default), 1 (tcp_usec_ts), 0 (no timestamps)\n"
+"  --ts-drift-ppm P   the receivers' timestamp clocks run P ppm slow (0)\n"
 "  --trace-us U       every U us print the sums (bottleneck, busy flows)\n"
 "                     and per-flow state to stderr\n"
 "  --trace-flows N    ... per-flow for the first N flows (8; 0: sums only)\n"
@@ -75,7 +76,7 @@ enum {
 	O_TIME, O_WARM, O_SEED, O_TOPO, O_LEAF, O_SPINES, O_MTU, O_DELACK,
 	O_DELACK_US, O_RTO, O_ICW, O_MCW, O_MSG, O_GAP, O_LOAD, O_BULK,
 	O_NOIDLE, O_TRACE, O_TRACE_N, O_MICRO, O_JITTER, O_PFILE,
-	O_TS_TICK, O_PRECONN, O_KPACE, O_NORACK, O_TLP, O_STAGGER, O_CJIT, O_AJIT,
+	O_TS_TICK, O_TS_DRIFT, O_PRECONN, O_KPACE, O_NORACK, O_TLP, O_STAGGER, O_CJIT, O_AJIT,
 };
 
 static const struct option opts[] = {
@@ -112,6 +113,7 @@ static const struct option opts[] = {
 	{ "no-rack", no_argument, NULL, O_NORACK },
 	{ "tlp", no_argument, NULL, O_TLP },
 	{ "ts-tick-us", required_argument, NULL, O_TS_TICK },
+	{ "ts-drift-ppm", required_argument, NULL, O_TS_DRIFT },
 	{ "stagger-ms", required_argument, NULL, O_STAGGER },
 	{ "connect-jitter-us", required_argument, NULL, O_CJIT },
 	{ "ack-jitter-us", required_argument, NULL, O_AJIT },
@@ -470,6 +472,9 @@ int main(int argc, char **argv)
 			break;
 		case O_TS_TICK:
 			c.ts_tick_us = unum(o, optarg);
+			break;
+		case O_TS_DRIFT:
+			c.ts_drift_ppm = unum(o, optarg);
 			break;
 		case O_TRACE:
 			c.trace_us = unum(o, optarg);

@@ -570,13 +570,18 @@ static int rcv_grow(struct flow *f, u32 need)
 /*
  * The TCP timestamp clock, in ticks of ts_tick_us; 0 without timestamps.
  * The sender's clock needs no offset of its own: aicc_fwd_rtt() compares
- * differences, in which any constant cancels.
+ * differences, in which any constant cancels.  A receiver's clock runs
+ * ts_drift_ppm slower than the sender's (@peer).
  */
-static u32 ts_clock(const struct sim *s)
+static u32 ts_clock(const struct sim *s, bool peer)
 {
+	u64 t = s->now;
+
 	if (!s->c->ts_tick_us)
 		return 0;
-	return (u32)(s->now / (s->c->ts_tick_us * PS_PER_US));
+	if (peer)
+		t -= t / 1000000 * s->c->ts_drift_ppm;
+	return (u32)(t / (s->c->ts_tick_us * PS_PER_US));
 }
 
 static void send_ack(struct sim *s, struct flow *f)
@@ -598,7 +603,7 @@ static void send_ack(struct sim *s, struct flow *f)
 	p->nsack = f->nsack;
 	memcpy(p->sack, f->sack, sizeof(p->sack));
 	p->ce = f->ack_ce;
-	p->tsval = ts_clock(s) + f->ts_off;
+	p->tsval = ts_clock(s, true) + f->ts_off;
 	p->next = SIM_NONE;
 	s->r->acks_sent++;
 	f->ack_pending = 0;
@@ -1006,7 +1011,7 @@ static void on_ack(struct sim *s, struct flow *f, struct pkt *p)
 	smp.ack_delayed = aicc_ack_maybe_delayed(false, a.acked,
 						 prior_inflight);
 	f->ack_tsval = s->c->ts_tick_us ? p->tsval : 0;
-	f->ts_now = ts_clock(s);
+	f->ts_now = ts_clock(s, false);
 	s->ops->on_ack(s, f, &smp);
 	f->last_ack_ps = s->now;
 
@@ -2122,6 +2127,10 @@ static int check_config(const struct sim_config *c, char *err, size_t n)
 		return bad(err, n,
 			   "timestamp tick %u us out of range [0, 1000000]",
 			   c->ts_tick_us);
+	if (c->ts_drift_ppm > 100000)
+		return bad(err, n,
+			   "timestamp drift %u ppm out of range [0, 100000]",
+			   c->ts_drift_ppm);
 	if (c->ack_jitter_us > 1000000)
 		return bad(err, n, "ACK jitter %u us out of range [0, 1000000]",
 			   c->ack_jitter_us);

@@ -86,6 +86,7 @@ struct sim_config {
 	 * 1: tcp_usec_ts), 0: no timestamps
 	 */
 	u32 ts_tick_us;
+	u32 ts_drift_ppm;	/* receivers' timestamp clocks this much slow */
 	bool ss_after_idle;	/* reno/dctcp/swift: Linux cwnd restart */
 	/*
 	 * every connection opened at time 0 (persistent connections, as an

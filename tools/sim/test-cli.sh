@@ -35,7 +35,7 @@ refuse() {
 }
 
 echo "TAP version 13"
-echo "1..29"
+echo "1..30"
 refuse rejects_unknown_scenario nosuch
 refuse rejects_unknown_cc incast --cc cubic
 refuse rejects_bad_number incast --flows 12x
@@ -46,6 +46,7 @@ refuse rejects_unknown_knob incast --knob nosuch=1
 refuse rejects_bad_knob_value incast --knob beta=5000
 refuse rejects_knob_for_dctcp incast --cc dctcp --knob beta=500
 refuse rejects_timestamp_tick_above_1s reverse --ts-tick-us 1000001
+refuse rejects_timestamp_drift_above_10_percent reverse --ts-drift-ppm 100001
 refuse rejects_stagger_step_too_long stagger --flows 4 --time-ms 100 --stagger-ms 20
 refuse rejects_stagger_step_elsewhere incast --stagger-ms 1
 refuse rejects_connect_jitter_above_1s stagger --connect-jitter-us 1000001
