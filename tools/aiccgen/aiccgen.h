@@ -145,8 +145,12 @@ static inline double ns_to_s(uint64_t ns) { return ns / 1e9; }
 static inline double ns_to_us(uint64_t ns) { return ns / 1e3; }
 uint64_t ns_after(uint64_t now, double secs);	/* saturating now + secs */
 
-/* Signals: set by SIGINT/SIGTERM. */
+/*
+ * Signals: gen_stop is set by SIGINT/SIGTERM, and gen_stop_fd becomes
+ * readable then (for good); gen_signals() installs the handlers.
+ */
 extern volatile sig_atomic_t gen_stop;
+extern int gen_stop_fd;
 void gen_signals(void);
 
 /* Messages.  gen_mode is the current mode name, used as a prefix. */
@@ -261,13 +265,19 @@ int check_cc(const char *cc);
 int set_nonblock(int fd);
 ssize_t read_some(int fd, void *buf, size_t n);
 
-/* Event loop: epoll plus one absolute CLOCK_MONOTONIC timer. */
+/*
+ * Event loop: epoll plus one absolute CLOCK_MONOTONIC timer.  A stop signal
+ * also wakes loop_wait() (gen_stop_fd is in the set; its events are not
+ * returned), so a loop that looks at gen_stop after each wait never sleeps
+ * through one.
+ */
 struct loop {
 	int ep;
 	int tfd;
 };
 
 #define LOOP_TIMER	((void *)1)
+#define LOOP_STOP	((void *)2)
 
 int loop_init(struct loop *l);
 void loop_free(struct loop *l);

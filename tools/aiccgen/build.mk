@@ -2,7 +2,7 @@
 #
 # aiccgen: the traffic generator (tools/aiccgen), included by the top-level
 # Makefile.  Builds $(BUILD)/aiccgen (libc and libm only) and hooks its
-# loopback test into check-unit.
+# loopback test, with its LD_PRELOAD helper, into check-unit.
 
 AICCGEN_SRCS := $(addprefix tools/aiccgen/,main.c util.c net.c server.c \
 		  bulk.c burst.c rpc.c)
@@ -14,8 +14,13 @@ $(BUILD)/aiccgen: $(AICCGEN_SRCS) $(AICCGEN_HDRS) tools/aiccgen/build.mk
 
 .PHONY: check-aiccgen check-aiccgen-vm install-aiccgen
 
-check-aiccgen: $(BUILD)/aiccgen
-	bash tools/aiccgen/test.sh $(BUILD)/aiccgen
+# Test helper (LD_PRELOAD): a SIGTERM raised just before an epoll_wait().
+$(BUILD)/aiccgen-sigrace.so: tools/aiccgen/sigrace.c tools/aiccgen/build.mk
+	@mkdir -p $(BUILD)
+	$(CC) $(USER_CFLAGS) -shared -fPIC -o $@ tools/aiccgen/sigrace.c -ldl
+
+check-aiccgen: $(BUILD)/aiccgen $(BUILD)/aiccgen-sigrace.so
+	bash tools/aiccgen/test.sh $(BUILD)/aiccgen $(BUILD)/aiccgen-sigrace.so
 
 # Through a real bottleneck between namespaces, in the VM, on both kernels.
 # The guest's stdout is its serial console: take the KTAP lines from there.

@@ -417,6 +417,11 @@ int loop_init(struct loop *l)
 		gen_err("epoll/timerfd: %s", strerror(errno));
 		return -1;
 	}
+	if (gen_stop_fd >= 0 &&
+	    loop_add(l, gen_stop_fd, EPOLLIN, LOOP_STOP) < 0) {
+		gen_err("epoll: %s", strerror(errno));
+		return -1;
+	}
 	return loop_add(l, l->tfd, EPOLLIN, LOOP_TIMER);
 }
 
@@ -461,23 +466,29 @@ void loop_arm(struct loop *l, uint64_t abs_ns)
 	timerfd_settime(l->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-/* Wait for events; the timer is drained here.  0 on EINTR. */
+/*
+ * Wait for events; the timer is drained here and a stop signal's event
+ * left out (the caller sees gen_stop).  0 on EINTR.
+ */
 int loop_wait(struct loop *l, void *events, int max)
 {
 	struct epoll_event *ev = events;
-	int n = epoll_wait(l->ep, ev, max, -1);
+	int n = epoll_wait(l->ep, ev, max, -1), k = 0;
 
 	if (n < 0)
 		return errno == EINTR ? 0 : -1;
 	for (int i = 0; i < n; i++) {
+		if (ev[i].data.ptr == LOOP_STOP)
+			continue;
 		if (ev[i].data.ptr == LOOP_TIMER) {
 			uint64_t x;
 
 			if (read(l->tfd, &x, sizeof(x)) < 0 && errno != EAGAIN)
 				return -1;
 		}
+		ev[k++] = ev[i];
 	}
-	return n;
+	return k;
 }
 
 /* ---- client options ---- */

@@ -5,11 +5,15 @@
 # with a kernel-chosen free port, runs every client mode against it, checks
 # the numbers and the JSON, checks error handling, then stops the server.
 #
-#   tools/aiccgen/test.sh [path/to/aiccgen]
+#   tools/aiccgen/test.sh [path/to/aiccgen [path/to/aiccgen-sigrace.so]]
+#
+# aiccgen-sigrace.so (tools/aiccgen/sigrace.c, default: next to aiccgen)
+# makes a process raise SIGTERM just before one of its epoll_wait() calls.
 
 set -u
 
 GEN=${1:-build/aiccgen}
+SIGRACE=${2:-$(dirname "$GEN")/aiccgen-sigrace.so}
 HOST=127.0.0.1
 tmp=$(mktemp -d /tmp/aiccgen-test.XXXXXX)
 srv_pid=
@@ -614,6 +618,60 @@ t_server_summary()
 		'd["refused"] >= 1' 'd["errors"] == 0'
 }
 
+# sigrace CALL CMD...: CMD with SIGTERM raised just before its CALL'th
+# epoll_wait(), as if it came right after the loop's last look at its stop
+# flag; prints how long CMD ran, in ms, to fd 3.
+sigrace()
+{
+	local at=$1 rc=0 t0 t1
+	shift
+	if [ ! -f "$SIGRACE" ]; then
+		echo "$SIGRACE not found (make $SIGRACE)"
+		return 1
+	fi
+	t0=$(date +%s%N)
+	AICCGEN_SIGRACE_AT=$at LD_PRELOAD=$SIGRACE "$@" || rc=$?
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000000)) >&3
+	return $rc
+}
+
+# A SIGTERM that lands between the server's look at its stop flag and its
+# wait for events, with nothing else to come: the server stops at once
+# with its summary, exit 0 (it slept until some other event came).
+t_server_signal_race()
+{
+	local rc=0 ms
+	{ sigrace 1 timeout 5 "$GEN" server -B "$HOST" -p 0 -j \
+		>"$tmp/race.json" 2>"$tmp/race.err" 3>"$tmp/race.ms"; } || rc=$?
+	ms=$(cat "$tmp/race.ms")
+	cat "$tmp/race.err"
+	echo "exit $rc after $ms ms"
+	[ "$rc" -eq 0 ] && [ "$ms" -lt 2000 ] &&
+	json "$tmp/race.json" 'd["mode"] == "server"' 'd["connections"] == 0'
+}
+
+# The same in a client's connection setup, waiting for a server that never
+# answers (the second wait: the first sees the connection come up): the
+# run ends at once as interrupted, not at --connect-timeout.
+t_client_signal_race()
+{
+	local port rc=0 ms
+	port=$(free_port)
+	silent_listener "$port" silent3
+	{ sigrace 2 timeout 10 "$GEN" rpc -c "$HOST" -p "$port" -t 1 \
+		--connect-timeout 4 >"$tmp/out" 2>"$tmp/err" \
+		3>"$tmp/race.ms"; } || rc=$?
+	kill "$aux_pid" 2>/dev/null
+	wait "$aux_pid" 2>/dev/null
+	aux_pid=
+	ms=$(cat "$tmp/race.ms")
+	cat "$tmp/err"
+	echo "exit $rc after $ms ms"
+	[ "$rc" -eq 1 ] && [ "$ms" -lt 2000 ] &&
+	grep -q "connection 0: interrupted" "$tmp/err"
+}
+
 t_server_duration()
 {
 	local rc=0
@@ -661,6 +719,8 @@ TESTS=(
 	"server_port_file t_port_file"
 	"server_summary_json t_server_summary"
 	"server_duration t_server_duration"
+	"server_signal_before_wait t_server_signal_race"
+	"client_signal_before_wait t_client_signal_race"
 	"server_cc_nonexistent t_server_bad_cc"
 )
 

@@ -3,8 +3,10 @@
  * aiccgen: wire encoding, message queues, time, errors, argument parsing,
  * statistics and the JSON writer.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +23,8 @@
 uint8_t gen_zero[GEN_IOBUF];
 uint8_t gen_scratch[GEN_IOBUF];
 volatile sig_atomic_t gen_stop;
+int gen_stop_fd = -1;
+static int stop_wfd = -1;
 const char *gen_mode;
 int gen_stdout_errno;
 
@@ -366,15 +370,35 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/*
+ * A signal may come after a loop looked at gen_stop and before it sleeps
+ * in epoll_wait(): the byte written here makes gen_stop_fd readable, and
+ * every loop's epoll set (loop_init()) wakes up on it.  It is never read:
+ * a stop, once asked for, stays.
+ */
 static void on_signal(int sig)
 {
+	int e = errno;
+	ssize_t r;
+
 	gen_stop = 1;
+	/* a full pipe (signals before) is readable already */
+	r = write(stop_wfd, "", 1);
+	(void)r;
+	errno = e;
 }
 
 void gen_signals(void)
 {
 	struct sigaction sa;
+	int p[2];
 
+	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) < 0) {
+		gen_err("pipe: %s", strerror(errno));
+		exit(GEN_EXIT_RUN);
+	}
+	gen_stop_fd = p[0];
+	stop_wfd = p[1];
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
