@@ -289,6 +289,7 @@ int loop_wait(struct loop *l, void *events, int max);
 
 /* Client side: options shared by every client mode and connections. */
 struct copts {
+	const char *hosts_arg;		/* -c as given: "H1,H2,..." */
 	char *hosts_buf;
 	const char *hosts[GEN_MAX_HOSTS];
 	int nhosts;
@@ -354,6 +355,8 @@ struct option *copts_start(struct copts *o, const struct option *mode,
 int copts_next(struct copts *o, int argc, char **argv, const char *mode_short,
 	       const struct option *lo);
 void copts_help(FILE *f);
+/* A report's "hosts": every -c host, in order. */
+void copts_hosts_json(struct jw *w, const struct copts *o);
 
 /*
  * Connect n clients to the hosts in turn, each with its session header,

@@ -386,7 +386,9 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 		jw_init(&w, stdout);
 		jw_obj(&w, NULL);
 		jw_str(&w, "mode", "bulk");
+		/* the first host: what "host" was before the list */
 		jw_str(&w, "host", b->o.hosts[0]);
+		copts_hosts_json(&w, &b->o);
 		jw_int(&w, "port", b->o.port);
 		jw_int(&w, "nflows", b->n);
 		jw_num(&w, "duration_s", b->secs);
@@ -480,7 +482,7 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 	}
 
 	printf("%s bulk: %d flow%s to %s port %d, %.3g s, stagger %g ms%s, cc %s\n",
-	       GEN_NAME, b->n, b->n > 1 ? "s" : "", b->o.hosts[0], b->o.port,
+	       GEN_NAME, b->n, b->n > 1 ? "s" : "", b->o.hosts_arg, b->o.port,
 	       b->secs, b->stagger_ms, b->leave ? " (join and leave)" : "",
 	       b->o.cc ? b->o.cc : "default");
 	printf("%-15s", "interval s");

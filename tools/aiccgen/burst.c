@@ -348,10 +348,7 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 		jw_obj(&w, NULL);
 		jw_str(&w, "mode", "incast");
 		jw_str(&w, "pattern", pattern_names[b->pat]);
-		jw_arr(&w, "hosts");
-		for (i = 0; i < b->o.nhosts; i++)
-			jw_str(&w, NULL, b->o.hosts[i]);
-		jw_arr_end(&w);
+		copts_hosts_json(&w, &b->o);
 		jw_int(&w, "port", b->o.port);
 		jw_int(&w, "nconns", b->m.n);
 		jw_uint(&w, "size", b->size);
@@ -424,7 +421,7 @@ static void burst_report(struct burst *b, const struct netns_counters *na,
 
 	printf("%s incast: pattern %s, %d connection%s to %s port %d, cc %s\n",
 	       GEN_NAME, pattern_names[b->pat], b->m.n, b->m.n > 1 ? "s" : "",
-	       b->o.hosts[0], b->o.port, b->o.cc ? b->o.cc : "default");
+	       b->o.hosts_arg, b->o.port, b->o.cc ? b->o.cc : "default");
 	printf("%llu bytes each, %d step%s, %d iterations (+%d warmup), gap %g ms\n",
 	       (unsigned long long)b->size, b->nphases,
 	       b->nphases > 1 ? "s" : "", b->iters, b->warmup, b->gap_ms);

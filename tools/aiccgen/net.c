@@ -557,6 +557,7 @@ static int copts_parse(struct copts *o, int opt, const char *arg)
 	case 'c':
 		o->nhosts = split_list("-c", "host name", arg, &o->hosts_buf,
 				       o->hosts);
+		o->hosts_arg = arg;
 		return 1;
 	case OPT_NETNS:
 		o->nnetns = split_list("--netns", "namespace name", arg,
@@ -647,6 +648,14 @@ void copts_help(FILE *f)
 		"  -j, --json                 one JSON object on stdout\n"
 		"  -v, --verbose              more detail in text output\n"
 		"  -h, --help                 this help\n", GEN_DEFAULT_PORT);
+}
+
+void copts_hosts_json(struct jw *w, const struct copts *o)
+{
+	jw_arr(w, "hosts");
+	for (int i = 0; i < o->nhosts; i++)
+		jw_str(w, NULL, o->hosts[i]);
+	jw_arr_end(w);
 }
 
 /* ---- client connections ---- */

@@ -260,7 +260,9 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 		jw_init(&w, stdout);
 		jw_obj(&w, NULL);
 		jw_str(&w, "mode", "rpc");
+		/* the first host: what "host" was before the list */
 		jw_str(&w, "host", r->o.hosts[0]);
+		copts_hosts_json(&w, &r->o);
 		jw_int(&w, "port", r->o.port);
 		jw_int(&w, "nconns", r->m.n);
 		jw_uint(&w, "req_bytes", r->req);
@@ -290,7 +292,7 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 	}
 
 	printf("%s rpc: %d connection%s to %s port %d, %llu/%llu bytes, %g req/s %s, %g s, cc %s\n",
-	       GEN_NAME, r->m.n, r->m.n > 1 ? "s" : "", r->o.hosts[0],
+	       GEN_NAME, r->m.n, r->m.n > 1 ? "s" : "", r->o.hosts_arg,
 	       r->o.port, (unsigned long long)r->req,
 	       (unsigned long long)r->resp, r->rate,
 	       r->fixed ? "fixed" : "poisson", r->secs,

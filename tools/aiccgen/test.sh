@@ -280,6 +280,31 @@ t_rpc_start_delay()
 		'd["sent"] == 19 and d["completed"] == 19 and d["lost"] == 0'
 }
 
+# -c with two hosts (two spellings of the loopback address): every report
+# names both, JSON "hosts" in order ("host" still the first, for bulk and
+# rpc), each connection the one it used, and the text header the list.
+t_multi_host()
+{
+	local hosts="$HOST,127.1" m k
+	for m in bulk rpc incast; do
+		case $m in
+		bulk) set -- -n 2 -t 0.3; k=flows ;;
+		rpc) set -- --conns 2 -t 0.3; k=conns ;;
+		incast) set -- -n 2 --size 1K --iters 1; k=conns ;;
+		esac
+		"$GEN" "$m" -c "$hosts" -p "$PORT" "$@" -j >"$tmp/mh.json" ||
+			return 1
+		json "$tmp/mh.json" 'd["hosts"] == ["127.0.0.1", "127.1"]' \
+			"[c['host'] for c in d['$k']] == d['hosts']" \
+			'd.get("host", d["hosts"][0]) == "127.0.0.1"' || return 1
+		[ "$m" = incast ] || json "$tmp/mh.json" '"host" in d' || return 1
+		"$GEN" "$m" -c "$hosts" -p "$PORT" "$@" >"$tmp/mh.txt" ||
+			return 1
+		grep -q "^aiccgen $m: .* to $hosts port $PORT," "$tmp/mh.txt" ||
+			{ head -1 "$tmp/mh.txt"; return 1; }
+	done
+}
+
 # dup_server PORT-FILE COPIES [CC-HEX]: a message server on 127.0.0.1 that
 # answers every request with COPIES identical ACKs (the same seq) and says
 # in its hello that it uses the congestion control whose name is the bytes
@@ -705,6 +730,7 @@ TESTS=(
 	"rpc_percentiles t_rpc"
 	"rpc_fixed_spacing t_rpc_fixed"
 	"rpc_start_delay t_rpc_start_delay"
+	"reports_name_every_host t_multi_host"
 	"rpc_duplicate_response t_rpc_duplicate_response"
 	"json_non_utf8 t_json_non_utf8"
 	"cc_reno_both_sides t_cc_reno"
