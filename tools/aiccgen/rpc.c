@@ -39,6 +39,7 @@ struct rpc {
 	uint64_t seed;
 
 	uint64_t t0, t_end;
+	uint64_t t_stop;		/* when the run's loop ended */
 	uint64_t *sched;		/* scheduled send time per request */
 	bool *answered;			/* per request: its ACK has come */
 	size_t issued, cap;
@@ -234,7 +235,14 @@ static int rpc_run(struct rpc *r, uint64_t deadline)
 		if (mc_poll(&r->m, wake, deadline) < 0)
 			break;
 	}
+	r->t_stop = now_ns();
 	return mc_close(&r->m);
+}
+
+/* How much of the -t period was run: less if the run stopped early. */
+static double rpc_elapsed(const struct rpc *r)
+{
+	return r->t_stop < r->t_end ? ns_to_s(r->t_stop - r->t0) : r->secs;
 }
 
 static void rpc_report(struct rpc *r, const struct netns_counters *na,
@@ -245,7 +253,7 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 		{ "p99_us", "p99", 99 }, { "p999_us", "p99.9", 99.9 },
 	};
 	size_t n = r->nlat;
-	double mean = 0;
+	double mean = 0, elapsed = rpc_elapsed(r);
 	struct jw w;
 	size_t i;
 
@@ -276,7 +284,8 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 		jw_uint(&w, "sent", r->issued);
 		jw_uint(&w, "completed", n);
 		jw_uint(&w, "lost", r->outstanding);
-		jw_num(&w, "achieved_rate", n / r->secs);
+		jw_num(&w, "elapsed_s", elapsed);
+		jw_num(&w, "achieved_rate", elapsed > 0 ? n / elapsed : 0);
 		jw_obj(&w, "latency");
 		if (n) {
 			jw_num(&w, "min_us", ns_to_us(r->lat[0]));

@@ -280,6 +280,24 @@ t_rpc_start_delay()
 		'd["sent"] == 19 and d["completed"] == 19 and d["lost"] == 0'
 }
 
+# An rpc run of 10 s interrupted after about 1.5 s: its achieved rate is
+# over the time it ran (elapsed_s), about the 1000/s it kept up, not over
+# the 10 s it was asked for.
+t_rpc_interrupted_rate()
+{
+	local rc=0
+	timeout --preserve-status -s INT 1.5 "$GEN" rpc -c "$HOST" -p "$PORT" \
+		--rate 1000 -t 10 --spacing fixed -j >"$tmp/rpci.json" \
+		2>"$tmp/rpci.err" || rc=$?
+	cat "$tmp/rpci.err"
+	[ "$rc" -eq 1 ] && grep -q "rpc: interrupted" "$tmp/rpci.err" &&
+	json "$tmp/rpci.json" 'd["error"] == "interrupted"' \
+		'd["duration_s"] == 10' 'd["completed"] > 200' \
+		'700 < d["achieved_rate"] < 1100' \
+		'0.5 < d["elapsed_s"] < 5' \
+		'abs(d["achieved_rate"] * d["elapsed_s"] / d["completed"] - 1) < 1e-6'
+}
+
 # -c with two hosts (two spellings of the loopback address): every report
 # names both, JSON "hosts" in order ("host" still the first, for bulk and
 # rpc), each connection the one it used, and the text header the list.
@@ -730,6 +748,7 @@ TESTS=(
 	"rpc_percentiles t_rpc"
 	"rpc_fixed_spacing t_rpc_fixed"
 	"rpc_start_delay t_rpc_start_delay"
+	"rpc_interrupted_rate_over_time_run t_rpc_interrupted_rate"
 	"reports_name_every_host t_multi_host"
 	"rpc_duplicate_response t_rpc_duplicate_response"
 	"json_non_utf8 t_json_non_utf8"
