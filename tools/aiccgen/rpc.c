@@ -65,7 +65,8 @@ static void rpc_help(FILE *f)
 		"  -t, --time SEC       issuing period (default 10)\n"
 		"  --conns K            connections, used round-robin (default 1)\n"
 		"  --spacing S          poisson (exponential gaps, default) or fixed\n"
-		"  --seed N             seed for the Poisson arrivals (default 1)\n"
+		"  --seed N             seed for the Poisson arrivals, 1 or more\n"
+		"                       (default 1)\n"
 		"  --drain SEC          wait this long for late responses (default 2)\n"
 		"  --start-delay SEC    connect, then wait this long before the first\n"
 		"                       request (connections set up before a load)\n",
@@ -370,7 +371,12 @@ int cmd_rpc(int argc, char **argv)
 					      optarg);
 			break;
 		case OPT_SEED:
-			r.seed = parse_uint("--seed", optarg, 0, UINT64_MAX);
+			/*
+			 * Not 0: the generator's state cannot be 0, and
+			 * prng_next() replaces it with a constant, which
+			 * is another seed's stream.
+			 */
+			r.seed = parse_uint("--seed", optarg, 1, UINT64_MAX);
 			break;
 		case OPT_DRAIN:
 			r.drain = parse_double("--drain", optarg, 0, 3600);

@@ -485,6 +485,7 @@ t_bad_args()
 	bad_args "-n: expected an integer" incast -c "$HOST" -n 2x &&
 	bad_args "--size: expected a size" incast -c "$HOST" --size 12X &&
 	bad_args "--rate: expected a number" rpc -c "$HOST" --rate abc &&
+	bad_args "--seed: expected an integer in 1\.\." rpc -c "$HOST" --seed 0 &&
 	bad_args "-p: expected an integer" rpc -c "$HOST" -p 70000 &&
 	bad_args "unknown option '--bogus'" bulk -c "$HOST" --bogus &&
 	bad_args "needs an argument" rpc -c "$HOST" --req &&

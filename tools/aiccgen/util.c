@@ -627,6 +627,7 @@ double jain_index(const double *x, int n)
 	return s * s / (n * sq);
 }
 
+/* A state of 0 would stay 0: it is taken for the constant below. */
 uint64_t prng_next(uint64_t *s)
 {
 	uint64_t x = *s ? *s : 0x9e3779b97f4a7c15ull;
