@@ -837,8 +837,8 @@ static int profile_load(const char *file, bool dry)
 {
 	struct change ch[MAX_LOAD];
 	char line[1024], why[256];
-	int lineno = 0, bad = 0;
-	size_t n = 0, j;
+	int lineno = 0, bad = 0, r;
+	size_t n = 0, j, col;
 	FILE *f;
 
 	if (!strcmp(file, "-")) {
@@ -859,18 +859,19 @@ static int profile_load(const char *file, bool dry)
 		}							\
 	} while (0)
 
-	while (fgets(line, sizeof(line), f)) {
+	while ((r = read_line(f, line, sizeof(line), &col)) != LINE_EOF) {
 		char *s, *eq, *dot, *key, *val, *hash;
 		const struct aicc_knob_desc *k;
 		uint64_t v;
 		int p, idx;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (r == LINE_NUL) {
+			BAD("NUL byte at column %zu", col);
+			continue;
+		}
+		if (r == LINE_LONG) {
 			BAD("line too long");
-			while (fgets(line, sizeof(line), f) &&
-			       !strchr(line, '\n'))
-				;
 			continue;
 		}
 		hash = strchr(line, '#');

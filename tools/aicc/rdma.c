@@ -202,21 +202,26 @@ static int check_assign(const char *where, const char *name, const char *val,
  */
 static int load_file(const char *file, uint64_t *v, bool *have)
 {
-	char line[513], where[600];	/* 511 characters, '\n', NUL */
+	char line[512], where[600];	/* 511 characters and the NUL */
 	bool any = false;
-	int ln = 0, rc = EXIT_USAGE;
+	int ln = 0, rc = EXIT_USAGE, r;
+	size_t col;
 	FILE *f = fopen(file, "r");
 
 	if (!f) {
 		err("cannot open %s: %s", file, errno_words(errno));
 		return 1;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while ((r = read_line(f, line, sizeof(line), &col)) != LINE_EOF) {
 		char name[64], val[64], *hash = strchr(line, '#');
 		int end = 0;
 
 		snprintf(where, sizeof(where), "%s:%d", file, ++ln);
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (r == LINE_NUL) {
+			err("%s: NUL byte at column %zu", where, col);
+			goto out;
+		}
+		if (r == LINE_LONG) {
 			err("%s: line too long", where);
 			goto out;
 		}

@@ -940,6 +940,34 @@ t_rdma_file_errors() {
 	done
 }
 
+# A NUL byte in a profile or knob file is reported as such, with its line
+# and column, not as a line too long; the line after it is still read
+# (and checked) as a line of its own, and counted.
+t_file_nul_byte() {
+	local sum
+	fresh_tree || return 1
+	sum=$(tree_sum)
+	printf 'aicc.target = 300\naicc.mi\0 = 2\naicc.nosuch = 1\naicc_lat.beta = 0.5\n' \
+		>"$TMP/nul.conf"
+	run "$AICC" profile load "$TMP/nul.conf"
+	[ $RC = 2 ] || fail "rc $RC: $ERR" || return 1
+	echo "$ERR" | grep -q "nul.conf:2: NUL byte at column 8" &&
+		echo "$ERR" | grep -q "nul.conf:3: unknown knob 'nosuch' for aicc" &&
+		echo "$ERR" | grep -q "2 errors, nothing applied" &&
+		[ "$(echo "$ERR" | wc -l)" = 3 ] || fail "$ERR" || return 1
+	[ "$(tree_sum)" = "$sum" ] || fail "tree changed" || return 1
+	# the last line, without its newline, hid the rest of the line
+	printf 'aicc.target = 300\naicc_lat.beta = 0.5\0 junk' >"$TMP/nul.conf"
+	run "$AICC" profile load -n "$TMP/nul.conf"
+	[ $RC = 2 ] && echo "$ERR" | grep -q "nul.conf:2: NUL byte at column 20" ||
+		fail "last line: rc $RC: $ERR" || return 1
+	roce_tree || return 1
+	printf 'rp_ai_rate = 9\nrp_hai\0_rate = 2\n' >"$TMP/nul-roce.conf"
+	run "$AICC" rdma set --file "$TMP/nul-roce.conf"
+	[ $RC = 2 ] && [ "$ERR" = "aicc: $TMP/nul-roce.conf:2: NUL byte at column 7" ] ||
+		fail "rdma set: rc $RC: $ERR"
+}
+
 # rdma export -o F that fails leaves F as it was (written whole or not at
 # all, as rdma save and profile save are).
 t_rdma_export_atomic() {
@@ -1032,7 +1060,7 @@ TESTS=(help module_absent show_text json_valid json_non_utf8 set_units
        watch_missing_counter watch_args stdout_write_error
        profile_save_unreadable profile_save_symlink tune rdma_save_roundtrip
        rdma_save_errors rdma_show_unreadable rdma_set_rollback
-       rdma_file_errors rdma_export_atomic rdma_export_args
+       rdma_file_errors file_nul_byte rdma_export_atomic rdma_export_args
        rdma_flows_read_errors man_page)
 
 echo "TAP version 13"
