@@ -22,13 +22,18 @@
 
 #include "aicc_tool.h"
 
-static const char *const tcp_states[] = {
+#define NR_TCP_STATES	12	/* names for 1 (ESTAB) to 11 (CLOSING) */
+
+static const char *const tcp_states[NR_TCP_STATES] = {
 	[1] = "ESTAB", [2] = "SYN-SENT", [3] = "SYN-RECV", [4] = "FIN-WAIT-1",
 	[5] = "FIN-WAIT-2", [6] = "TIME-WAIT", [7] = "CLOSE", [8] = "CLOSE-WAIT",
 	[9] = "LAST-ACK", [10] = "LISTEN", [11] = "CLOSING",
 };
 
-/* Every state a socket with a congestion controller can be in. */
+/*
+ * Every state a socket with a congestion controller can be in: the ones
+ * 'aicc flows' lists (its -h names them from here).
+ */
 #define FLOW_STATES	((1U << 1) | (1U << 2) | (1U << 4) | (1U << 5) | \
 			 (1U << 8) | (1U << 9) | (1U << 11))
 
@@ -401,6 +406,21 @@ void flows_json(const char *key, const struct flow *fl, size_t n)
 	json_close_arr();
 }
 
+/* The names of the states FLOW_STATES has (in) or has not, on one line. */
+static void print_states(FILE *f, bool in)
+{
+	const char *sep = "    ";
+	size_t s;
+
+	for (s = 0; s < NR_TCP_STATES; s++) {
+		if (!tcp_states[s] || !(FLOW_STATES & 1U << s) != !in)
+			continue;
+		fprintf(f, "%s%s", sep, tcp_states[s]);
+		sep = " ";
+	}
+	fputc('\n', f);
+}
+
 static void flows_usage(FILE *f)
 {
 	fprintf(f,
@@ -410,7 +430,13 @@ static void flows_usage(FILE *f)
 		"  cwnd, RTT, min RTT, queueing delay and target, ECN alpha,\n"
 		"  mode, pacing rate, retransmissions.  src/dst are the local\n"
 		"  and the remote end.  -a also lists sockets using any other\n"
-		"  congestion control (their aicc columns are empty).\n");
+		"  congestion control (their aicc columns are empty).\n"
+		"  With -a too, only sockets in these states are listed:\n");
+	print_states(f, true);
+	fprintf(f,
+		"  never these (a handshake's server side, TIME-WAIT, closed\n"
+		"  or only bound, listening):\n");
+	print_states(f, false);
 }
 
 /*
