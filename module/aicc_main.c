@@ -473,6 +473,7 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 	const struct aicc_params *p;
 	unsigned int ev;
 	u64 idle_ns;
+	bool idle;
 
 	switch (event) {
 	case CA_EVENT_ECN_IS_CE:
@@ -497,6 +498,12 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		if (!ca->inited || tp->packets_out)
 			break;
 		idle_ns = (u64)aicc_idle_us(tp, ca) * NSEC_PER_USEC;
+		/*
+		 * The pacer's wait between two packets of a burst is no
+		 * idle period (the core ignores it too): no table probes
+		 * for it, which come once per packet in that case.
+		 */
+		idle = aicc_idle_start(&ca->f, idle_ns);
 		rcu_read_lock();
 		p = aicc_params_of(ca->f.profile);
 		aicc_owd_idle(&ca->owd_state, p, idle_ns);
@@ -505,7 +512,7 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		 * is younger than rate_memory_ms (the core resumes from it
 		 * then; after a longer gap it starts afresh).
 		 */
-		if (aicc_mem_fresh(p, idle_ns))
+		if (idle && aicc_mem_fresh(p, idle_ns))
 			aicc_remember(sk, p, AICC_MEM_STORE);
 		ev = aicc_on_tx_start(&ca->f, p, tp->tcp_mstamp * NSEC_PER_USEC,
 				      idle_ns, tp->delivered, tp->delivered_ce);
@@ -517,7 +524,8 @@ static void aicc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 		 * the core, which ages the flow's own base after a gap longer
 		 * than min_rtt_win_ms and would age the adopted one with it.
 		 */
-		aicc_remember(sk, p, AICC_MEM_ADOPT);
+		if (idle)
+			aicc_remember(sk, p, AICC_MEM_ADOPT);
 		rcu_read_unlock();
 		/*
 		 * Handed over even without an event: a setsockopt(

@@ -1164,6 +1164,29 @@ static bool resumes(const struct aicc_params *p, u64 idle_ns)
 	return p->knob[AICC_K_IDLE_RESTART] && aicc_mem_fresh(p, idle_ns);
 }
 
+/*
+ * Is a transmit start @idle_ns after the last ACK an idle period?  Not
+ * when shorter than a round trip, nor when shorter than two packet times
+ * at the flow's rate: Linux raises the event whenever nothing is in
+ * flight, and a flow paced slower than its ACKs return (TCP's own pacing,
+ * without fq, which holds a packet in the stack until its time) empties
+ * the pipe between two packets of one burst.  Each such start was a
+ * resume: the round restarted with its samples, the window neither grew
+ * nor took a delay cut, and the next packet was held back.  Two packet
+ * times: the kernel's smallest GSO packet is two segments, and its pacing
+ * timer fires late by some slack.  Before the first RTT sample every start
+ * counts (the busy period begins there).
+ */
+bool aicc_idle_start(const struct aicc_flow *f, u64 idle_ns)
+{
+	if (!(f->flags & AICC_F_HAVE_BASE))
+		return true;
+	if (idle_ns < f->base_rtt)
+		return false;
+	return !f->rate || aicc_mul_shr(idle_ns, f->rate, 1) >=
+		(u64)f->mss * 1000000000ULL;
+}
+
 unsigned int aicc_on_tx_start(struct aicc_flow *f,
 			      const struct aicc_params *p, u64 now_ns,
 			      u64 idle_ns, u32 delivered, u32 delivered_ce)
@@ -1171,8 +1194,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 	unsigned int ev;
 	bool resume;
 
-	/* A pause shorter than a round trip is not an idle period. */
-	if ((f->flags & AICC_F_HAVE_BASE) && idle_ns < f->base_rtt)
+	if (!aicc_idle_start(f, idle_ns))
 		return 0;
 	/*
 	 * A base RTT older than its window gives way to the next sample.

@@ -178,6 +178,7 @@ unsigned int aicc_on_tx_start(struct aicc_flow *f,
 unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
 			  u32 prior_pkts);
 u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns, u32 bytes);
+bool aicc_idle_start(const struct aicc_flow *f, u64 idle_ns);
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
 bool aicc_mem_fresh(const struct aicc_params *p, u64 age_ns);
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,

@@ -1548,6 +1548,37 @@ KTAP_CASE(idle_resume_keeps_window_of_app_limited_period)
 		    cwnd_pkts(&d), w / 65536.0);
 }
 
+/*
+ * A flow paced at one packet per 150 us on a 100 us path: without fq,
+ * Linux's own pacer holds each packet until its time, the ACK of the one
+ * before is back by then, and CA_EVENT_TX_START comes with nothing in
+ * flight, 50 us after the last ACK (plus timer slack) -- no idle period.
+ * Only a start two packet times after the last ACK is one.
+ */
+KTAP_CASE(pacer_wait_is_no_idle_start)
+{
+	struct drv d;
+	u8 mode;
+	unsigned int ev;
+
+	drv_tracking(&d);
+	d.f.rate = 1448ULL * 1000000000ULL / 150000;
+	mode = d.f.mode;
+	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 250000, 250000,
+			      d.delivered, d.ce);
+	ktap_expect(!ev && d.f.mode == mode && !aicc_idle_start(&d.f, 250000),
+		    "250 us after the last ACK, 1.7 packet times: events %#x, mode %u",
+		    ev, d.f.mode);
+	ktap_expect(aicc_idle_start(&d.f, 320000), "2.1 packet times: no idle");
+	ev = aicc_on_tx_start(&d.f, &d.p, d.now + 320000, 320000,
+			      d.delivered, d.ce);
+	ktap_expect(ev & AICC_EV_IDLE_RESUME, "2.1 packet times: events %#x",
+		    ev);
+	/* before the first RTT sample every start begins a busy period */
+	drv_init(&d, AICC_PROF_COLL);
+	ktap_expect(aicc_idle_start(&d.f, 0), "no base RTT yet");
+}
+
 /* ---------------------------------------------------------------- */
 /* Reverse-path queueing (aicc_fwd_rtt)                               */
 
