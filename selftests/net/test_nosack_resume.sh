@@ -19,9 +19,14 @@
 # than rate_memory_ms, so every iteration after the flow's fast start
 # ended is a resume.  The server's side runs cubic: its replies, whose
 # ACKs the sender's netem drops too, would count their own resumes in the
-# same profile.  (A flow that waits for its pacing slot with nothing in
-# flight also counts one now and then, mid-burst: 30-38 with the fix,
-# 18-24 before it, in runs of 6.1 and 6.12.)
+# same profile.  (More resumes than gaps are counted, 30-38 with the fix,
+# 18-24 before it, in runs of 6.1 and 6.12: a trace of the core's
+# transmit starts shows each extra one 10-20 ms into a burst, 5-15 ms
+# after the last ACK, with every byte written so far acknowledged -- the
+# application's next write came late, a pause of more than a base RTT
+# with nothing to send.  Not the pacer's wait between two packets, which
+# aicc_idle_start() has not counted since 7 December 2026: the counts
+# were the same with and without it.)
 #
 #   1. topology and server
 #   2. the bursts lost packets: loss_reductions grew by 5 or more
