@@ -13,6 +13,7 @@
 #include <linux/tcp.h>
 
 #include "aicc.h"	/* uapi/aicc.h, found through -Iuapi */
+#include "../lib/read_line.h"
 
 #define AICC_TOOL_VERSION	AICC_VERSION
 
@@ -51,16 +52,6 @@ const char *errno_words(int e);
 FILE *replace_open(const char *what, const char *file, char *tmp);
 int replace_close(const char *what, FILE *f, const char *tmp,
 		  const char *file);
-/*
- * One line of the text file @f into @buf (@size bytes, the newline left
- * out), the whole line consumed whatever it holds.  LINE_EOF: none left.
- * LINE_NUL: the line has a NUL byte, at column *@col (from 1; fgets()
- * would stop the string there).  LINE_LONG: more than @size - 1
- * characters, @buf has the first ones.  A read error ends it as LINE_EOF
- * would; ferror(@f) tells.
- */
-enum { LINE_OK, LINE_EOF, LINE_NUL, LINE_LONG };
-int read_line(FILE *f, char *buf, size_t size, size_t *col);
 
 /* ---- JSON writer (json.c) ---- */
 

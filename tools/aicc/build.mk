@@ -9,7 +9,8 @@ AICC_TOOL_SRCS := tools/aicc/main.c tools/aicc/json.c tools/aicc/units.c \
 		  module/core/aicc_model.c
 # aicc rdma (issue 7): the RoCE knob table is defined once, in the module
 AICC_TOOL_SRCS += tools/aicc/rdma.c module/roce/roce_tables.c
-AICC_TOOL_HDRS := tools/aicc/aicc_tool.h tools/aicc/utf8.h uapi/aicc.h uapi/aicc_model.h \
+AICC_TOOL_HDRS := tools/aicc/aicc_tool.h tools/aicc/utf8.h tools/lib/read_line.h \
+		  uapi/aicc.h uapi/aicc_model.h \
 		  module/core/aicc_policy.h uapi/aicc_roce.h
 # The names, units and ranges of uapi/aicc.h are defined once, here:
 AICC_TOOL_TABLES := module/core/aicc_tables.c

@@ -174,27 +174,6 @@ int replace_close(const char *what, FILE *f, const char *tmp,
 	return 0;
 }
 
-int read_line(FILE *f, char *buf, size_t size, size_t *col)
-{
-	size_t n = 0, len = 0;
-	int c;
-
-	*col = 0;
-	while ((c = getc(f)) != EOF && c != '\n') {
-		len++;
-		if (!c && !*col)
-			*col = len;
-		if (n + 1 < size)
-			buf[n++] = (char)c;
-	}
-	buf[n] = '\0';
-	if (c == EOF && !len)
-		return LINE_EOF;
-	if (*col)
-		return LINE_NUL;
-	return len > n ? LINE_LONG : LINE_OK;
-}
-
 bool is_help_flag(const char *arg)
 {
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");

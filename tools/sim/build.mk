@@ -23,6 +23,7 @@ SIM_MAIN_SRCS := tools/sim/main.c tools/tune/kvfile.c
 
 $(BUILD)/aicc-sim: $(SIM_MAIN_SRCS) $(SIM_SRCS) $(CORE_SRCS) $(SIM_HDRS) \
 		$(SIM_ROCE_SRCS) $(SIM_ROCE_HDRS) tools/tune/kvfile.h \
+		tools/lib/read_line.h \
 		tools/sim/build.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(SIM_CFLAGS) -Itools/tune -o $@ $(SIM_MAIN_SRCS) $(SIM_SRCS) \

@@ -22,7 +22,8 @@ CHECK_UNIT += check-train
 .PHONY: train check-train
 
 $(BUILD)/aicc-train: $(TRAIN_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
-		tools/tune/tune.h tools/tune/kvfile.h tools/sim/sim.h \
+		tools/tune/tune.h tools/tune/kvfile.h tools/lib/read_line.h \
+		tools/sim/sim.h \
 		tools/sim/sim_int.h uapi/aicc_model.h tools/train/build.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(TRAIN_CFLAGS) -o $@ $(TRAIN_SRCS) $(CORE_SRCS) -lm

@@ -22,7 +22,8 @@
 TUNE_SRCS := tools/tune/cmaes.c tools/tune/space.c tools/tune/objective.c \
 	     tools/tune/output.c tools/tune/kvfile.c tools/tune/roce.c \
 	     tools/tune/cli.c
-TUNE_HDRS := tools/tune/tune.h tools/tune/kvfile.h $(SIM_HDRS) tools/sim/sim_roce.h \
+TUNE_HDRS := tools/tune/tune.h tools/tune/kvfile.h tools/lib/read_line.h \
+	     $(SIM_HDRS) tools/sim/sim_roce.h \
 	     module/roce/roce_law.h uapi/aicc_roce.h
 TUNE_SIM_SRCS := tools/sim/sim.c tools/sim/net.c tools/sim/cc.c \
 		 tools/sim/roce.c module/roce/roce_law.c module/roce/roce_tables.c

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kvfile.h"
+#include "../lib/read_line.h"
 
 char *tune_trim(char *s)
 {
@@ -50,38 +51,40 @@ int tune_kv_file(const char *file, const char *syntax,
 {
 	struct tune_kv_pos at = { .file = file, .why = why, .len = len };
 	char line[1024];
-	int ret = 0;
+	size_t col = 0;
+	int ret = 0, r;
 	FILE *f = fopen(file, "r");
 
 	if (!f) {
 		snprintf(why, len, "%s: %s", file, strerror(errno));
 		return -1;
 	}
-	while (!ret && fgets(line, sizeof(line), f)) {
+	while (!ret && (r = read_line(f, line, sizeof(line), &col)) != LINE_EOF) {
 		char *key, *val;
-		int c;
 
 		at.ln++;
 		/*
-		 * A line longer than the buffer: the rest of a comment is
-		 * skipped (a run's header line carries its command line);
-		 * anything else is an error, not a line of its own.
+		 * A NUL byte is an error wherever it is; a line longer than
+		 * the buffer only when it is no comment (a run's header
+		 * line carries its command line).
 		 */
-		if (!strchr(line, '\n') && !feof(f)) {
-			if (*tune_trim(line) != '#') {
-				ret = 2;
-				break;
-			}
-			do
-				c = fgetc(f);
-			while (c != EOF && c != '\n');
+		if (r == LINE_NUL) {
+			ret = 3;
+			break;
+		}
+		if (r == LINE_LONG && *tune_trim(line) != '#') {
+			ret = 2;
+			break;
 		}
 		ret = tune_kv_line(line, &key, &val);
 		ret = ret < 0 ? 1 : ret ? fn(ctx, &at, key, val) : 0;
 	}
-	if (ret == 2)
+	if (ret == 3)
+		snprintf(why, len, "%s:%d: NUL byte at column %zu", file, at.ln,
+			 col);
+	else if (ret == 2)
 		snprintf(why, len, "%s:%d: line longer than %zu characters",
-			 file, at.ln, sizeof(line) - 2);
+			 file, at.ln, sizeof(line) - 1);
 	else if (ret > 0)
 		snprintf(why, len, "%s:%d: expected %s", file, at.ln, syntax);
 	else if (!ret && ferror(f))

@@ -136,7 +136,7 @@ static bool num_opt_set(const struct num_opt *no, int n, int opt,
  * The command line as the log's and the output file's header give it, on
  * one comment line: control characters as \xHH (a newline would end the
  * comment), cut at CMDLINE_MAX characters with a marker so that the line
- * stays within what 'aicc profile load' (1022 characters) and 'aicc rdma
+ * stays within what 'aicc profile load' (1023 characters) and 'aicc rdma
  * set --file' (511) read.
  */
 #define CMDLINE_MAX	400

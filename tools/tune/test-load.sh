@@ -57,7 +57,7 @@ tool_loads_profile() {
 
 # the header gives the command line on one comment line: a long one is cut
 # (with a marker) and a control character escaped, so that 'aicc profile
-# load' (lines of at most 1022 characters) reads the file
+# load' (lines of at most 1023 characters) reads the file
 header_stays_loadable() {
 	local -a many=()
 	local nl="$TMP/a

@@ -672,6 +672,45 @@ KTAP_CASE(profile_file_long_lines)
 	unlink(path);
 }
 
+/*
+ * A NUL byte in a line: fgets() ended the string there, so the line read
+ * as one without its newline, "longer than" the buffer, and a comment
+ * holding one was skipped to the next newline, taking the next line
+ * with it.  Now the line is refused as holding a NUL byte.
+ */
+KTAP_CASE(profile_file_nul_byte)
+{
+	char path[] = "/tmp/aicc-tune-nul.XXXXXX", why[300];
+	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
+	static const char text[] = "aicc.beta = 77\n# a comment\0 x\n"
+				   "aicc.ai = 33\n";
+	int fd = mkstemp(path), p, r;
+	FILE *f;
+
+	if (fd < 0) {
+		ktap_expect(false, "mkstemp failed");
+		return;
+	}
+	close(fd);
+	f = fopen(path, "w");
+	if (!f) {
+		ktap_expect(false, "fopen failed");
+		unlink(path);
+		return;
+	}
+	fwrite(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	memset(have, 0, sizeof(have));
+	for (p = 0; p < AICC_NR_PROFILES; p++)
+		aicc_params_defaults(kn[p], p);
+	r = read_profile(path, kn, have, why, sizeof(why));
+	ktap_expect(r && strstr(why, ":2: NUL byte at column 12"),
+		    "NUL in a comment: %d (%s), ai %s", r, r ? why : "",
+		    have[AICC_PROF_COLL][AICC_K_AI] ? "set" : "not set");
+	unlink(path);
+}
+
 KTAP_CASE(workload_mix_parses_and_applies)
 {
 	char path[] = "/tmp/aicc-tune-mix.XXXXXX", why[300];
