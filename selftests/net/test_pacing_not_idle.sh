@@ -17,11 +17,12 @@
 # through the 20 Mbit/s, 5 ms dumbbell (8 packets in flight between
 # them), the sender's device without a qdisc (veth: noqueue).  None of
 # the flows is ever idle: a resume is such a start.  Before: 11-36
-# resumes in 6 s (6.1 and 6.12); now 0-3 (most runs 0).
+# resumes in 6 s (6.1 and 6.12); now 0-3, most runs 0 (the bound leaves
+# room for pacing timers that fire late on a busy host).
 #
 #   1. topology and server
 #   2. the table loaded, the sender without fq, the run complete
-#   3. idle resumes (stats/idle_restarts) during the run: at most 5
+#   3. idle resumes (stats/idle_restarts) during the run: at most 8
 
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/../lib/ktap.sh"
@@ -54,6 +55,6 @@ r1=$(cat "$st/idle_restarts")
 ktap_info "sender qdisc: $qd; idle_restarts $r0 -> $r1"
 ktap_expect "the table loaded, the sender without fq, the run complete (aiccgen exit $grc)" \
 	"$set_ok -eq 1 -a $grc -eq 0"
-ktap_expect "idle resumes during 6 s of bulk flows: $((r1 - r0)), at most 5" \
-	"$((r1 - r0)) -le 5"
+ktap_expect "idle resumes during 6 s of bulk flows: $((r1 - r0)), at most 8" \
+	"$((r1 - r0)) -le 8"
 ktap_finish
