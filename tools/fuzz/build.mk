@@ -37,7 +37,8 @@ $(BUILD)/fuzz/fuzz_knob: tools/fuzz/fuzz_knob.c $(CORE_SRCS) $(CORE_HDRS) \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_knob.c $(CORE_SRCS)
 
 $(BUILD)/fuzz/fuzz_profile: tools/fuzz/fuzz_profile.c $(FUZZ_TOOL_SRCS) \
-		tools/aicc/aicc_tool.h $(CORE_HDRS) tools/fuzz/build.mk
+		tools/aicc/aicc_tool.h tools/lib/read_line.h $(CORE_HDRS) \
+		tools/fuzz/build.mk
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_profile.c \
 		$(FUZZ_TOOL_SRCS) -lm
