@@ -62,6 +62,14 @@ run() {
 
 is_json() { python3 -m json.tool >/dev/null 2>&1; }
 
+# wait_file FILE: until a helper process has written FILE (5 s at most)
+wait_file() {
+	for _ in $(seq 50); do
+		[ -s "$1" ] && return
+		sleep 0.1
+	done
+}
+
 # ---- tests ----
 
 t_help() {
@@ -429,10 +437,7 @@ start_conn() {
 	time.sleep(30)
 	EOF
 	SRV_PID=$!
-	for _ in $(seq 50); do
-		[ -s "$TMP/ports" ] && break
-		sleep 0.1
-	done
+	wait_file "$TMP/ports"
 	read -r SPORT CPORT PORT6 <"$TMP/ports"
 }
 
@@ -506,10 +511,7 @@ t_flows_states() {
 	time.sleep(30)
 	EOF
 	pid=$!
-	for _ in $(seq 50); do
-		[ -s "$TMP/tw" ] && break
-		sleep 0.1
-	done
+	wait_file "$TMP/tw"
 	port=$(cat "$TMP/tw")
 	ss -Htln "( sport = :$port )" | grep -q . &&
 		ss -Htn state time-wait "( dport = :$port )" | grep -q . ||

@@ -575,6 +575,25 @@ KTAP_CASE(profile_file_roundtrip_in_range)
 	rmdir(dir);
 }
 
+/*
+ * A new file from the mkstemp() template @path, open for writing; NULL,
+ * with a failed result, if it cannot be made.
+ */
+static FILE *tmp_create(char *path)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		ktap_expect(false, "cannot create %s", path);
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+	}
+	return f;
+}
+
 /* bad files are refused with the line number */
 KTAP_CASE(profile_file_rejects_bad_lines)
 {
@@ -628,20 +647,11 @@ KTAP_CASE(profile_file_long_lines)
 	char path[] = "/tmp/aicc-tune-long.XXXXXX", why[300];
 	u32 kn[AICC_NR_PROFILES][AICC_NR_KNOBS];
 	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
-	int fd = mkstemp(path), i, p, r;
-	FILE *f;
+	FILE *f = tmp_create(path);
+	int i, p, r;
 
-	if (fd < 0) {
-		ktap_expect(false, "mkstemp failed");
+	if (!f)
 		return;
-	}
-	close(fd);
-	f = fopen(path, "w");
-	if (!f) {
-		ktap_expect(false, "fopen failed");
-		unlink(path);
-		return;
-	}
 	fputs("# aicc-tune", f);
 	for (i = 0; i < 150; i++)
 		fputs(" --knob x", f);
@@ -685,20 +695,11 @@ KTAP_CASE(profile_file_nul_byte)
 	bool have[AICC_NR_PROFILES][AICC_NR_KNOBS];
 	static const char text[] = "aicc.beta = 77\n# a comment\0 x\n"
 				   "aicc.ai = 33\n";
-	int fd = mkstemp(path), p, r;
-	FILE *f;
+	FILE *f = tmp_create(path);
+	int p, r;
 
-	if (fd < 0) {
-		ktap_expect(false, "mkstemp failed");
+	if (!f)
 		return;
-	}
-	close(fd);
-	f = fopen(path, "w");
-	if (!f) {
-		ktap_expect(false, "fopen failed");
-		unlink(path);
-		return;
-	}
 	fwrite(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	memset(have, 0, sizeof(have));
@@ -718,13 +719,11 @@ KTAP_CASE(workload_mix_parses_and_applies)
 	struct tune_fabric fb;
 	static struct tune_set set;
 	bool ok = true;
-	int fd = mkstemp(path), i;
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	FILE *f = tmp_create(path);
+	int i;
 
-	if (!f) {
-		ktap_expect(false, "mkstemp failed");
+	if (!f)
 		return;
-	}
 	fprintf(f, "# mix\nincast = 3\nalltoall = 0  # none\nmsg_kb = 128\n");
 	fclose(f);
 	mix_defaults(&mx);
