@@ -1356,9 +1356,11 @@ void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)
  * whole sample.  A queue on the way back is part of the RTT sample, so it
  * can never exceed the sample's own queueing (sample - base): an estimate
  * above that is drift, and the minimum moves up by a tick.  At most one
- * tick per AICC_OWD_SLEW_TICKS ticks of the local clock (under 0.1 %: any
- * crystal's drift, not a clock of another rate), charged to the minimum's
- * stamp, which then ages that much later.
+ * tick per AICC_OWD_SLEW_TICKS ticks of the local clock since the minimum
+ * was taken (under 0.1 %: any crystal's drift, not a clock of another
+ * rate), each charged to the minimum's stamp, which then ages that much
+ * later.  Drift gathered while the flow's own queue stood is taken out
+ * at once when the queue drains, within that budget.
  */
 s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,
