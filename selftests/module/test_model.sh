@@ -201,6 +201,14 @@ echo 1 > $sys/model_unload
 kill "$srv" 2>/dev/null
 wait "$srv" 2>/dev/null
 srv=
+# The loss phase's connection may still be closing (its FIN retransmitted
+# after 20% loss): let it finish while its peer is there.  A socket left
+# in a deleted namespace held tcp_aicc past mod_unload's 30 s on 6.12
+# (one CI run), and the reload below was skipped.
+for _ in $(seq 40); do
+	[ "$(stat_ flows)" = 0 ] && break
+	sleep 0.25
+done
 ip netns del "$ns-a"
 ip netns del "$ns-b"
 # (a failed load is a failure: module init fails when the built-in model
