@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -161,25 +162,28 @@ static int rpc_issue(struct rpc *r, uint64_t when)
 /*
  * --start-delay: the connections are up; stay idle until the first
  * request, so that they were set up before whatever load starts meanwhile.
- * Not past the run's deadline: rpc_run() then reports it.
+ * Not past the run's deadline: rpc_run() then reports it.  A stop wakes
+ * it at once: gen_stop_fd becomes readable, also for a signal that came
+ * just before the wait.
  */
 static void rpc_start_delay(double secs, uint64_t deadline)
 {
 	uint64_t end = now_ns() + (uint64_t)(secs * 1e9);
+	struct pollfd pfd = { .fd = gen_stop_fd, .events = POLLIN };
 
 	if (end > deadline)
 		end = deadline;
 
 	while (!gen_stop) {
-		uint64_t now = now_ns(), left;
-		struct timespec ts;
+		uint64_t now = now_ns(), ms;
 
 		if (now >= end)
 			return;
-		left = end - now < 50000000ull ? end - now : 50000000ull;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)left;
-		nanosleep(&ts, NULL);
+		/* rounded up: waking early would only wait again */
+		ms = (end - now + 999999) / 1000000;
+		if (poll(&pfd, pfd.fd >= 0, ms > 1000 ? 1000 : (int)ms) < 0 &&
+		    errno != EINTR)
+			return;
 	}
 }
 
@@ -307,8 +311,9 @@ static void rpc_report(struct rpc *r, const struct netns_counters *na,
 	       (unsigned long long)r->resp, r->rate,
 	       r->fixed ? "fixed" : "poisson", r->secs,
 	       r->o.cc ? r->o.cc : "default");
-	printf("requests: %zu sent, %zu completed, %llu lost\n", r->issued, n,
-	       (unsigned long long)r->outstanding);
+	printf("requests: %zu sent, %zu completed, %llu lost; %.1f completed/s over %.3f s\n",
+	       r->issued, n, (unsigned long long)r->outstanding,
+	       elapsed > 0 ? n / elapsed : 0, elapsed);
 	if (n) {
 		printf("latency us: min %.1f mean %.1f", ns_to_us(r->lat[0]),
 		       mean / 1e3);

@@ -280,6 +280,35 @@ t_rpc_start_delay()
 		'd["sent"] == 19 and d["completed"] == 19 and d["lost"] == 0'
 }
 
+# A signal that comes just before rpc's --start-delay wait (sigrace on its
+# first poll()) ends a 30 s delay at once, with nothing sent: the wait
+# wakes on the stop pipe.  (It slept in 50 ms steps, looking at the flag
+# between them; a first version that slept the whole delay missed the
+# signal for all of it.)
+t_rpc_start_delay_signal_race()
+{
+	local rc=0 ms
+
+	{ AICCGEN_SIGRACE_POLL_AT=1 sigrace 1 "$GEN" rpc -c "$HOST" \
+		-p "$PORT" --rate 100 -t 1 --start-delay 30 -j \
+		>"$tmp/rpcdr.json" 2>"$tmp/rpcdr.err" 3>"$tmp/rpcdr.ms"; } ||
+		rc=$?
+	ms=$(cat "$tmp/rpcdr.ms")
+	cat "$tmp/rpcdr.err"
+	[ "$rc" -eq 1 ] || { echo "exit status $rc, not 1"; return 1; }
+	[ "$ms" -lt 5000 ] || { echo "took $ms ms"; return 1; }
+	json "$tmp/rpcdr.json" 'd["error"] == "interrupted"' 'd["sent"] == 0'
+}
+
+t_rpc_text()
+{
+	"$GEN" rpc -c "$HOST" -p "$PORT" --rate 200 -t 0.5 --spacing fixed \
+		>"$tmp/rpc.txt" || return 1
+	cat "$tmp/rpc.txt"
+	grep -Eq '^requests: 99 sent, 99 completed, 0 lost; [0-9.]+ completed/s over 0\.5[0-9]* s$' \
+		"$tmp/rpc.txt"
+}
+
 # An rpc run of 10 s interrupted after about 1.5 s: its achieved rate is
 # over the time it ran (elapsed_s), about the 1000/s it kept up, not over
 # the 10 s it was asked for.
@@ -750,6 +779,8 @@ TESTS=(
 	"rpc_fixed_spacing t_rpc_fixed"
 	"rpc_start_delay t_rpc_start_delay"
 	"rpc_interrupted_rate_over_time_run t_rpc_interrupted_rate"
+	"rpc_start_delay_signal_race t_rpc_start_delay_signal_race"
+	"rpc_text_output t_rpc_text"
 	"reports_name_every_host t_multi_host"
 	"rpc_duplicate_response t_rpc_duplicate_response"
 	"json_non_utf8 t_json_non_utf8"
