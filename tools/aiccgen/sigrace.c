@@ -2,11 +2,11 @@
 /*
  * Test helper of tools/aiccgen/test.sh, loaded with LD_PRELOAD: the
  * process raises SIGTERM at its AICCGEN_SIGRACE_AT'th call of epoll_wait()
- * (default 1), or with AICCGEN_SIGRACE_POLL_AT set at that call of poll()
- * instead (rpc's --start-delay), before the call waits.  That is a signal arriving after the
- * caller last looked at gen_stop and before it sleeps, made certain: an
- * event loop that only learns of signals from that flag sleeps on until
- * something else wakes it.
+ * (default 1), before the call waits; or, with AICCGEN_SIGRACE_POLL_AT=N
+ * set, at its N'th call of poll() instead (rpc's --start-delay).  That is
+ * a signal arriving after the caller last looked at gen_stop and before it
+ * sleeps, made certain: an event loop that only learns of signals from
+ * that flag sleeps on until something else wakes it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

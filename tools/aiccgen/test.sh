@@ -8,7 +8,8 @@
 #   tools/aiccgen/test.sh [path/to/aiccgen [path/to/aiccgen-sigrace.so]]
 #
 # aiccgen-sigrace.so (tools/aiccgen/sigrace.c, default: next to aiccgen)
-# makes a process raise SIGTERM just before one of its epoll_wait() calls.
+# makes a process raise SIGTERM just before one of its epoll_wait() calls
+# (or poll() calls: AICCGEN_SIGRACE_POLL_AT).
 
 set -u
 
@@ -282,9 +283,9 @@ t_rpc_start_delay()
 
 # A signal that comes just before rpc's --start-delay wait (sigrace on its
 # first poll()) ends a 30 s delay at once, with nothing sent: the wait
-# wakes on the stop pipe.  (It slept in 50 ms steps, looking at the flag
-# between them; a first version that slept the whole delay missed the
-# signal for all of it.)
+# wakes on the stop pipe.  (The wait before slept in 50 ms steps and
+# looked at the flag between them, so such a signal waited out a step; it
+# never called poll(), so against it this run sleeps its whole 30 s.)
 t_rpc_start_delay_signal_race()
 {
 	local rc=0 ms
@@ -692,8 +693,9 @@ t_server_summary()
 }
 
 # sigrace CALL CMD...: CMD with SIGTERM raised just before its CALL'th
-# epoll_wait(), as if it came right after the loop's last look at its stop
-# flag; prints how long CMD ran, in ms, to fd 3.
+# epoll_wait() (with AICCGEN_SIGRACE_POLL_AT=N in the environment, its N'th
+# poll() instead), as if it came right after the loop's last look at its
+# stop flag; prints how long CMD ran, in ms, to fd 3.
 sigrace()
 {
 	local at=$1 rc=0 t0 t1
