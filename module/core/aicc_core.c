@@ -1362,12 +1362,37 @@ void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)
  * later.  Drift gathered while the flow's own queue stood is taken out
  * at once when the queue drains, within that budget.
  */
+/*
+ * aicc_fwd_rtt() once the way back holds @rq ns (above a tick's rounding):
+ * out of line, so that the ACKs that find no queue there, most of them,
+ * take the short path without this one's registers.
+ */
+static noinline s64 fwd_rtt_queued(struct aicc_owd *o, u8 *state,
+				   const struct aicc_flow *f, s64 rtt_ns,
+				   u32 now, u64 rq)
+{
+	u64 q;
+
+	if (rq >= (u64)rtt_ns) {
+		*state |= AICC_OWD_OFF;
+		return rtt_ns;
+	}
+	/* the sample's own queueing: at least the way back's (rq > 0) */
+	q = rtt_ns > f->base_rtt ? (u64)rtt_ns - f->base_rtt : 0;
+	if (rq <= q)
+		return rtt_ns - (s64)rq;
+	if ((s32)(now - o->stamp) >= AICC_OWD_SLEW_TICKS) {
+		o->min++;
+		o->stamp += AICC_OWD_SLEW_TICKS;
+	}
+	return q ? f->base_rtt : rtt_ns;
+}
+
 s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,
 		 u32 tick_ns)
 {
 	u32 owd = now - tsval;
-	u64 rq, q;
 
 	if ((*state & AICC_OWD_OFF) || !tsval || !tick_ns)
 		return rtt_ns;
@@ -1382,22 +1407,8 @@ s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 	if (owd - o->min <= 1 || rtt_ns <= 0 ||
 	    (u64)tick_ns * AICC_OWD_TICKS_PER_BASE > f->base_rtt)
 		return rtt_ns;
-	rq = (u64)(owd - o->min - 1) * tick_ns;
-	if (rq >= (u64)rtt_ns) {
-		*state |= AICC_OWD_OFF;
-		return rtt_ns;
-	}
-	/* the sample's own queueing: at least the way back's */
-	q = rtt_ns > f->base_rtt ? (u64)rtt_ns - f->base_rtt : 0;
-	if (rq > q && (s32)(now - o->stamp) >= AICC_OWD_SLEW_TICKS) {
-		o->min++;
-		o->stamp += AICC_OWD_SLEW_TICKS;
-	}
-	if (!q)
-		return rtt_ns;
-	if (rq > q)
-		return f->base_rtt;
-	return rtt_ns - (s64)rq;
+	return fwd_rtt_queued(o, state, f, rtt_ns, now,
+			      (u64)(owd - o->min - 1) * tick_ns);
 }
 
 /*
