@@ -1333,6 +1333,32 @@ void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)
 }
 
 /*
+ * aicc_fwd_rtt() once the way back holds @rq ns (above a tick's rounding):
+ * out of line, so that the ACKs that find no queue there, most of them,
+ * take the short path without this one's registers.
+ */
+static noinline s64 fwd_rtt_queued(struct aicc_owd *o, u8 *state,
+				   const struct aicc_flow *f, s64 rtt_ns,
+				   u32 now, u64 rq)
+{
+	u64 q;
+
+	if (rq >= (u64)rtt_ns) {
+		*state |= AICC_OWD_OFF;
+		return rtt_ns;
+	}
+	/* the sample's own queueing: at least the way back's (rq > 0) */
+	q = rtt_ns > f->base_rtt ? (u64)rtt_ns - f->base_rtt : 0;
+	if (rq <= q)
+		return rtt_ns - (s64)rq;
+	if ((s32)(now - o->stamp) >= AICC_OWD_SLEW_TICKS) {
+		o->min++;
+		o->stamp += AICC_OWD_SLEW_TICKS;
+	}
+	return q ? f->base_rtt : rtt_ns;
+}
+
+/*
  * An RTT sample less the queueing its ACK met on the way back (see
  * aicc_core.h).  now and tsval are in the same ticks of tick_ns each: the
  * local clock the peer's timestamps are compared with, and the peer's
@@ -1362,32 +1388,6 @@ void aicc_flow_info(const struct aicc_flow *f, struct aicc_info *info)
  * later.  Drift gathered while the flow's own queue stood is taken out
  * at once when the queue drains, within that budget.
  */
-/*
- * aicc_fwd_rtt() once the way back holds @rq ns (above a tick's rounding):
- * out of line, so that the ACKs that find no queue there, most of them,
- * take the short path without this one's registers.
- */
-static noinline s64 fwd_rtt_queued(struct aicc_owd *o, u8 *state,
-				   const struct aicc_flow *f, s64 rtt_ns,
-				   u32 now, u64 rq)
-{
-	u64 q;
-
-	if (rq >= (u64)rtt_ns) {
-		*state |= AICC_OWD_OFF;
-		return rtt_ns;
-	}
-	/* the sample's own queueing: at least the way back's (rq > 0) */
-	q = rtt_ns > f->base_rtt ? (u64)rtt_ns - f->base_rtt : 0;
-	if (rq <= q)
-		return rtt_ns - (s64)rq;
-	if ((s32)(now - o->stamp) >= AICC_OWD_SLEW_TICKS) {
-		o->min++;
-		o->stamp += AICC_OWD_SLEW_TICKS;
-	}
-	return q ? f->base_rtt : rtt_ns;
-}
-
 s64 aicc_fwd_rtt(struct aicc_owd *o, u8 *state, const struct aicc_flow *f,
 		 const struct aicc_params *p, s64 rtt_ns, u32 now, u32 tsval,
 		 u32 tick_ns)
