@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -162,29 +161,19 @@ static int rpc_issue(struct rpc *r, uint64_t when)
 /*
  * --start-delay: the connections are up; stay idle until the first
  * request, so that they were set up before whatever load starts meanwhile.
- * Not past the run's deadline: rpc_run() then reports it.  A stop wakes
- * it at once: gen_stop_fd becomes readable, also for a signal that came
- * just before the wait.
+ * Not past the run's deadline: rpc_run() then reports it.  The wait is the
+ * run's own event loop (mc_poll()), which a stop signal wakes at once and
+ * which notices a connection the server closes meanwhile.
  */
-static void rpc_start_delay(double secs, uint64_t deadline)
+static void rpc_start_delay(struct rpc *r, uint64_t deadline)
 {
-	uint64_t end = now_ns() + (uint64_t)(secs * 1e9);
-	struct pollfd pfd = { .fd = gen_stop_fd, .events = POLLIN };
+	uint64_t end = ns_after(now_ns(), r->start_delay);
 
 	if (end > deadline)
 		end = deadline;
-
-	while (!gen_stop) {
-		uint64_t now = now_ns(), ms;
-
-		if (now >= end)
+	while (!gen_stop && !r->m.error[0] && now_ns() < end)
+		if (mc_poll(&r->m, end, deadline) < 0)
 			return;
-		/* rounded up: waking early would only wait again */
-		ms = (end - now + 999999) / 1000000;
-		if (poll(&pfd, pfd.fd >= 0, ms > 1000 ? 1000 : (int)ms) < 0 &&
-		    errno != EINTR)
-			return;
-	}
 }
 
 static int rpc_run(struct rpc *r, uint64_t deadline)
@@ -192,7 +181,6 @@ static int rpc_run(struct rpc *r, uint64_t deadline)
 	uint64_t next, drain_end;
 	bool issuing = true;
 
-	r->m.ctx = r;
 	r->t0 = now_ns();
 	r->t_end = r->t0 + (uint64_t)(r->secs * 1e9);
 	drain_end = r->t_end + (uint64_t)(r->drain * 1e9);
@@ -340,8 +328,8 @@ int cmd_rpc(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rpc r = {
-		.m.n = 1, .m.ops = &rpc_ops, .req = 64, .resp = 64, .rate = 1000, .secs = 10,
-		.drain = 2, .seed = 1,
+		.m.n = 1, .m.ops = &rpc_ops, .m.ctx = &r, .req = 64, .resp = 64,
+		.rate = 1000, .secs = 10, .drain = 2, .seed = 1,
 	};
 	struct netns_counters na, nb;
 	struct option *lo;
@@ -418,7 +406,7 @@ int cmd_rpc(int argc, char **argv)
 	netns_counters_read(&na);
 	if (mc_open(&r.m, &r.o, deadline) < 0)
 		return GEN_EXIT_RUN;
-	rpc_start_delay(r.start_delay, deadline);
+	rpc_start_delay(&r, deadline);
 	failed = rpc_run(&r, deadline) < 0;
 	netns_counters_read(&nb);
 	rpc_report(&r, &na, &nb);
