@@ -92,20 +92,23 @@ done
 echo "demo: kernel $rel, bottleneck 20 Mbit/s, RED step ECN at 30 KB, base RTT 5 ms"
 algos="aicc cubic dctcp"
 port=6000
+qs_ms=5
+qs_skip=$((1000 / qs_ms))	# the backlog every qs_ms, 1 s of it left out
 failed=0
 for a in $algos; do
 	port=$((port + 1))
 	echo "demo: $a: bulk flow, ${secs} s"
 	m0=$(topo_qstat marks) d0=$(topo_qstat drops)
-	topo_qsample_start 5
+	topo_qsample_start "$qs_ms"
 	topo_gen 1 bulk -p $port --cc "$a" -t "$secs" > "$out/bulk-$a.json" 2> "$out/bulk-$a.err" ||
 		{ echo "demo: $a bulk run failed: $(head -c 200 "$out/bulk-$a.err")" >&2
 		  failed=$((failed + 1)); }
 	topo_qsample_stop
 	m1=$(topo_qstat marks) d1=$(topo_qstat drops)
-	# the first second's 200 samples left out: the start's overshoot
+	# the first second's samples left out: the start's overshoot
 	# (cubic's and dctcp's slow start, 100 KB) made up 1-2 % of them
-	echo "$(topo_qsample_delay_us 50 200) $(topo_qsample_delay_us 99 200)" \
+	echo "$(topo_qsample_delay_us 50 "$qs_skip")" \
+		"$(topo_qsample_delay_us 99 "$qs_skip")" \
 		"$((m1 - m0)) $((d1 - d0))" > "$out/queue-$a.txt"
 	echo "demo: $a: 8-to-1 incast, 128 KB per sender"
 	topo_gen 1 incast -p $port --cc "$a" -n 8 --size 128K --iters 10 --warmup 2 --gap 50 \
