@@ -185,11 +185,9 @@ for ((rep = 1; rep <= reps; rep++)); do
 			echo "bench: rep $rep/$reps: $sc $a"
 			case $sc in
 			bulk|deep)
-				# the queue from 1 s on, as the goodput: the
-				# start's overshoot (slow start's 100 KB) is 1-2 %
-				# of the samples and set the stock p99s or not
 				testbed_bulk "$pt" "$a" "$BULK_SECS"
-				RUN_QS_DELAY=1 run "$sc" "$a" "$rep" "${BULK_CMD[@]}"
+				RUN_QS_DELAY=$BULK_QS_DELAY_S \
+					run "$sc" "$a" "$rep" "${BULK_CMD[@]}"
 				;;
 			stagger)
 				testbed_stagger "$pt" "$a"

@@ -49,7 +49,8 @@ for ((r = 1; r <= runs; r++)); do
 	for ((t = 1; t <= ntab; t++)); do
 		build/aicc profile load "$dir/t$t.conf" > /dev/null || exit 1
 		echo "stagger-ab: run $r/$runs, table $t/$ntab ($scenario)"
-		[ "$scenario" = bulk ] && testbed_qs_start "$dir/raw/t$t-r$r.q"
+		[ "$scenario" = bulk ] &&
+			testbed_qs_start "$dir/raw/t$t-r$r.q" "$BULK_QS_DELAY_S"
 		"${cmd[@]}" > "$dir/raw/t$t-r$r.json" 2> /dev/null ||
 			echo "stagger-ab: run $r of table $t failed" >&2
 		testbed_qs_stop

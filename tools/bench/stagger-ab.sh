@@ -22,8 +22,10 @@
 # four flows from four sender namespaces, joining 1 s apart and leaving,
 # 10 s; incast, 16 connections from eight senders, ten bursts of 32 KB
 # each after two warm-up ones, 200 ms apart; or bulk, one flow for 8 s
-# with the bottleneck's backlog sampled every 20 ms.  The summary (also
-# --summary on a finished DIR) gives each table's Jain (or completion
+# with the bottleneck's backlog sampled every 20 ms from its first
+# second on (as make bench samples it; until 7 December 2026 from the
+# start).  The summary (also --summary on a finished DIR) gives each
+# table's Jain (or completion
 # over ideal, or queueing delay p99 in ms) per run, its median, minimum
 # and maximum, for incast the timeouts of all its runs, for bulk the
 # medians of the queue p50 and of the utilisation and the timeouts.
