@@ -72,6 +72,8 @@ if [ "${AICC_VM:-}" != 1 ]; then
 fi
 # shellcheck source=../../selftests/lib/topo.sh
 . selftests/lib/topo.sh
+# shellcheck source=../bench/testbed.sh
+. tools/bench/testbed.sh	# BULK_QS_DELAY_S, the bench's first second
 
 rel=$(uname -r)
 out=${AICC_OUT:-/tmp}
@@ -93,7 +95,8 @@ echo "demo: kernel $rel, bottleneck 20 Mbit/s, RED step ECN at 30 KB, base RTT 5
 algos="aicc cubic dctcp"
 port=6000
 qs_ms=5
-qs_skip=$((1000 / qs_ms))	# the backlog every qs_ms, 1 s of it left out
+# the backlog every qs_ms; its first BULK_QS_DELAY_S left out, as the bench's
+qs_skip=$((BULK_QS_DELAY_S * 1000 / qs_ms))
 failed=0
 for a in $algos; do
 	port=$((port + 1))
