@@ -46,7 +46,18 @@ struct aicc_sock {
 	u16 lost_seen;		/* tp->lost at the last ACK or timeout */
 };
 
-static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES] __read_mostly;
+/*
+ * One congestion control per profile, registered, and after them its twin
+ * without TCP_CONG_NEEDS_ECN, never registered: a connection that did not
+ * negotiate ECN moves to the twin in aicc_init(), as DCTCP's moves to its
+ * Reno, so that tcp_init_congestion_control() clears the ECT that the SYN
+ * (and tcp_assign_congestion_control()) set on the socket.  Otherwise
+ * every packet would leave ECN-capable to a receiver that ignores CE, and
+ * the switches would mark where they should drop.  The twin runs the same
+ * law, on delay and loss.
+ */
+#define AICC_NR_OPS	(2 * AICC_NR_PROFILES)
+static struct tcp_congestion_ops aicc_ops[AICC_NR_OPS] __read_mostly;
 
 /*
  * A running flow refreshes its peer's rate-memory entry this often: every
@@ -56,7 +67,7 @@ static struct tcp_congestion_ops aicc_ops[AICC_NR_PROFILES] __read_mostly;
 
 static inline unsigned int aicc_profile_of(const struct sock *sk)
 {
-	return inet_csk(sk)->icsk_ca_ops - aicc_ops;
+	return (inet_csk(sk)->icsk_ca_ops - aicc_ops) % AICC_NR_PROFILES;
 }
 
 static inline const struct aicc_params *aicc_params_of(unsigned int profile)
@@ -219,6 +230,14 @@ static void aicc_init(struct sock *sk)
 	u64 now = tcp_clock_ns();
 	unsigned int ev = 0, init_ev;
 
+	/* no ECN negotiated: the twin without ECT (aicc_ops above) */
+	if (!(tp->ecn_flags & TCP_ECN_OK) &&
+	    !((1 << sk->sk_state) & (TCPF_LISTEN | TCPF_CLOSE))) {
+		inet_csk(sk)->icsk_ca_ops =
+			&aicc_ops[AICC_NR_PROFILES + profile];
+		aicc_stat_add(profile, AICC_S_NO_ECN, 1);
+	}
+
 	BUILD_BUG_ON(sizeof(struct aicc_sock) > ICSK_CA_PRIV_SIZE);
 	/* the refresh counter's mask and its four bits */
 	BUILD_BUG_ON_NOT_POWER_OF_2(AICC_MEM_REFRESH_ROUNDS);
@@ -276,6 +295,19 @@ static void aicc_init(struct sock *sk)
 	aicc_count(sk, ev);
 }
 
+/*
+ * The last data sent (lsndtime, in jiffies) is older than any state worth
+ * keeping: AICC_IDLE_LONG_MS is past the longest rate_memory_ms (an hour)
+ * and short of 2^32 us (71.6 minutes), where jiffies_to_usecs() and so
+ * jiffies_to_nsecs() wrap.
+ */
+#define AICC_IDLE_LONG_MS	(65 * 60 * MSEC_PER_SEC)
+
+static bool aicc_sent_long_ago(const struct tcp_sock *tp)
+{
+	return tcp_jiffies32 - tp->lsndtime > msecs_to_jiffies(AICC_IDLE_LONG_MS);
+}
+
 static void aicc_release(struct sock *sk)
 {
 	struct aicc_sock *ca = inet_csk_ca(sk);
@@ -291,7 +323,8 @@ static void aicc_release(struct sock *sk)
 	 * idle longer than rate_memory_ms before it closed holds a rate
 	 * too old to hand on, though its last ACK (of the FIN) is recent.
 	 */
-	if (aicc_mem_fresh(p, jiffies_to_nsecs(tcp_jiffies32 - tp->lsndtime)))
+	if (!aicc_sent_long_ago(tp) &&
+	    aicc_mem_fresh(p, jiffies_to_nsecs(tcp_jiffies32 - tp->lsndtime)))
 		aicc_remember(sk, p, AICC_MEM_STORE);
 	rcu_read_unlock();
 	aicc_stat_add(ca->f.profile, AICC_S_FLOWS, -1);
@@ -453,15 +486,13 @@ static void aicc_resume_hold(struct sock *sk, u64 idle_ns)
 /*
  * Microseconds since the last ACK.  last_ack_us holds 32 bits of
  * tcp_mstamp, which wrap after 71.6 minutes, so a longer gap would look
- * short.  The last data sent (lsndtime, in jiffies) came before that ACK:
- * when it is older than AICC_IDLE_LONG_MS, the gap is reported as the
- * longest there is, past the longest rate_memory_ms (an hour).
+ * short.  The last data sent (lsndtime) came before that ACK: when it is
+ * older than AICC_IDLE_LONG_MS (aicc_sent_long_ago()), the gap is
+ * reported as the longest there is.
  */
-#define AICC_IDLE_LONG_MS	(65 * 60 * MSEC_PER_SEC)
-
 static u32 aicc_idle_us(const struct tcp_sock *tp, const struct aicc_sock *ca)
 {
-	if (tcp_jiffies32 - tp->lsndtime > msecs_to_jiffies(AICC_IDLE_LONG_MS))
+	if (aicc_sent_long_ago(tp))
 		return U32_MAX;
 	return (u32)tp->tcp_mstamp - ca->last_ack_us;
 }
@@ -736,10 +767,15 @@ static int __init aicc_module_init(void)
 	ret = aicc_sysfs_init();
 	if (ret)
 		goto err_params;
-	for (i = 0; i < AICC_NR_PROFILES; i++) {
+	for (i = 0; i < AICC_NR_OPS; i++) {
 		aicc_ops[i] = aicc_ops_template;
-		strscpy(aicc_ops[i].name, aicc_profile_desc[i].name,
+		strscpy(aicc_ops[i].name,
+			aicc_profile_desc[i % AICC_NR_PROFILES].name,
 			sizeof(aicc_ops[i].name));
+	}
+	for (i = AICC_NR_PROFILES; i < AICC_NR_OPS; i++)
+		aicc_ops[i].flags &= ~TCP_CONG_NEEDS_ECN;
+	for (i = 0; i < AICC_NR_PROFILES; i++) {
 		ret = tcp_register_congestion_control(&aicc_ops[i]);
 		if (ret) {
 			pr_err("cannot register %s: %d\n", aicc_ops[i].name,

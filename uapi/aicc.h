@@ -114,6 +114,7 @@ enum aicc_stat_id {
 	AICC_S_UNDOS,		/* spurious cuts undone */
 	AICC_S_NOCONG_LOSSES,	/* losses not from congestion (path MTU) */
 	AICC_S_TLP_LOSSES,	/* losses a tail-loss probe repaired */
+	AICC_S_NO_ECN,		/* flows started without ECN negotiated */
 	AICC_NR_STATS
 };
 

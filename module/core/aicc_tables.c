@@ -127,4 +127,6 @@ const struct aicc_name_desc aicc_stat_desc[AICC_NR_STATS] = {
 				   "packets lost to the path MTU or refused Fast Open data" },
 	[AICC_S_TLP_LOSSES] = { "tlp_losses",
 				"losses a tail-loss probe repaired, reported to the law" },
+	[AICC_S_NO_ECN] = { "no_ecn_inits",
+			    "flows started without ECN negotiated: no ECT, delay and loss alone" },
 };

@@ -813,9 +813,11 @@ static unsigned int roce_local_out(void *priv, struct sk_buff *skb,
 		 * Pacing was switched off while this flow's paced packets
 		 * may still wait in fq: one without a departure time would
 		 * pass them, and RC would take the reordering for loss.  It
-		 * leaves with the last of them instead.
+		 * leaves with the last of them instead, held no longer than
+		 * ROCE_MAX_HOLD_NS either: next_tx is the last one's stamp
+		 * (at most now + ROCE_MAX_HOLD_NS) plus its transmit time.
 		 */
-		t = f->next_tx;
+		t = min_t(u64, f->next_tx, now + ROCE_MAX_HOLD_NS);
 	}
 	spin_unlock_bh(&f->lock);
 	if (t) {

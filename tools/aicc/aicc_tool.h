@@ -77,6 +77,7 @@ enum knob_scope { KS_PROFILE, KS_GLOBAL };
  */
 #define GLOBAL_PROFILE	"global"
 #define NR_GLOBAL_KNOBS	2
+enum { AICC_GK_RATE_MEMORY, AICC_GK_RATE_MEMORY_ENTRIES };	/* their order */
 
 extern const struct aicc_knob_desc *const knob_table;	/* [AICC_NR_KNOBS] */
 extern const struct aicc_knob_desc global_knob_table[NR_GLOBAL_KNOBS];
@@ -93,6 +94,13 @@ void format_human(enum aicc_unit u, uint64_t v, char *buf, size_t len);
 void format_rate_bps(double bits_per_s, char *buf, size_t len);
 void format_us(uint64_t us, char *buf, size_t len);
 
+/*
+ * The sysfs directory ($AICC_SYSFS, a testing aid, or AICC_SYSFS_DIR).
+ * main() refuses a longer one, so that every path the tool builds under it
+ * (at most a profile, "stats" and a name: well under 256 more characters)
+ * fits the 512-byte and PATH_MAX buffers it is built in.
+ */
+#define AICC_SYSFS_ROOT_MAX	256
 const char *sysfs_root(void);
 int require_module(void);			/* 0 or prints error, -1 */
 int profile_index(const char *name);		/* -1 unknown */
@@ -114,7 +122,7 @@ struct change {
 };
 
 int apply_changes(struct change *ch, size_t n);
-int check_consistency(struct change *ch, size_t n);
+int check_consistency(struct change *ch, size_t n, bool defaults);
 
 int cmd_status(int argc, char **argv);
 int cmd_model(int argc, char **argv);	/* model.c */

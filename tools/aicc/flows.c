@@ -94,18 +94,29 @@ int parse_prefix(const char *s, struct prefix *p)
 static bool prefix_match(const struct prefix *p, int family,
 			 const union addr *a)
 {
+	static const uint8_t v4mapped[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
 	int full = p->plen / 8, rest = p->plen % 8;
+	const uint8_t *b = a->b;
 
 	if (!p->family)
 		return true;
-	if (p->family != family)
+	/*
+	 * An IPv4 prefix also matches an IPv6 socket's IPv4-mapped address
+	 * (::ffff:a.b.c.d): a dual-stack listener's IPv4 clients.
+	 */
+	if (p->family == AF_INET && family == AF_INET6 &&
+	    !memcmp(b, v4mapped, sizeof(v4mapped)))
+		b += sizeof(v4mapped);
+	else if (p->family != family)
 		return false;
-	if (memcmp(p->a.b, a->b, full))
+	if (memcmp(p->a.b, b, full))
 		return false;
 	if (rest) {
 		uint8_t mask = (uint8_t)(0xff << (8 - rest));
 
-		if ((p->a.b[full] ^ a->b[full]) & mask)
+		if ((p->a.b[full] ^ b[full]) & mask)
 			return false;
 	}
 	return true;
@@ -270,8 +281,9 @@ int flows_collect(const struct flow_filter *f, struct flow **out, size_t *n)
 	for (fam = 0; fam < 2 && !ret; fam++) {
 		int family = fam ? AF_INET6 : AF_INET;
 
-		if ((f->src.family && f->src.family != family) ||
-		    (f->dst.family && f->dst.family != family))
+		/* IPv6 sockets may carry IPv4-mapped addresses */
+		if (family == AF_INET && (f->src.family == AF_INET6 ||
+					  f->dst.family == AF_INET6))
 			continue;
 		ret = dump_family(fd, family, f, &fv);
 		/* A kernel without IPv6 answers ENOENT for AF_INET6. */

@@ -19,6 +19,8 @@
 #include <sys/utsname.h>
 
 #include "aicc_tool.h"
+#include "aicc_types.h"
+#include "aicc_defaults.h"
 
 #define PROC_CC_AVAIL	"/proc/sys/net/ipv4/tcp_available_congestion_control"
 #define PROC_CC_ALLOWED	"/proc/sys/net/ipv4/tcp_allowed_congestion_control"
@@ -220,9 +222,13 @@ static uint64_t merged(struct change *ch, size_t n, int profile, int idx,
 
 /*
  * Knobs that bound each other must stay ordered once the whole change is
- * applied; the kernel checks each knob alone.
+ * applied; the kernel checks each knob alone.  The knobs a change leaves
+ * alone count with their present values, or with the built-in defaults
+ * when @defaults (profile load -n without the module).
  */
-int check_consistency(struct change *ch, size_t n)
+#define AT_DEFAULTS	" (knobs not in the file at their built-in defaults)"
+
+int check_consistency(struct change *ch, size_t n, bool defaults)
 {
 	static const struct { int lo, hi; uint64_t hi_mult; bool zero_ok; }
 	pairs[] = {
@@ -243,32 +249,62 @@ int check_consistency(struct change *ch, size_t n)
 		if (!touched)
 			continue;
 		for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-			uint64_t lo = 0, hi = 0;
-			int ret;
+			int k[2] = { pairs[i].lo, pairs[i].hi };
+			char h[2][48];
+			uint64_t v[2];
+			int e, ret;
 
-			ret = read_knob(p, pairs[i].lo, &lo);
-			if (!ret)
-				ret = read_knob(p, pairs[i].hi, &hi);
-			if (ret) {
-				err("cannot read %s/%s: %s", profile_name(p),
-				    knob_table[pairs[i].lo].name, read_err(ret));
-				return -1;
+			for (e = 0; e < 2; e++) {
+				if (defaults) {
+					v[e] = aicc_default_knobs[p][k[e]];
+				} else {
+					ret = read_knob(p, k[e], &v[e]);
+					if (ret) {
+						err("cannot read %s.%s: %s",
+						    profile_name(p),
+						    knob_table[k[e]].name,
+						    read_err(ret));
+						return -1;
+					}
+				}
+				v[e] = merged(ch, n, p, k[e], v[e]);
+				format_human(knob_table[k[e]].unit, v[e], h[e],
+					     sizeof(h[e]));
 			}
-			lo = merged(ch, n, p, pairs[i].lo, lo);
-			hi = merged(ch, n, p, pairs[i].hi, hi);
-			if (pairs[i].zero_ok && hi == 0)
+			if (pairs[i].zero_ok && v[1] == 0)
 				continue;
-			if (lo > hi * pairs[i].hi_mult) {
-				err("%s: %s (%llu) would exceed %s (%llu); nothing changed",
-				    profile_name(p), knob_table[pairs[i].lo].name,
-				    (unsigned long long)lo,
-				    knob_table[pairs[i].hi].name,
-				    (unsigned long long)hi);
+			if (v[0] > v[1] * pairs[i].hi_mult) {
+				err("%s: %s (%llu, %s) would exceed %s (%llu, %s)%s; nothing changed",
+				    profile_name(p), knob_table[k[0]].name,
+				    (unsigned long long)v[0], h[0],
+				    knob_table[k[1]].name,
+				    (unsigned long long)v[1], h[1],
+				    defaults ? AT_DEFAULTS : "");
 				return -1;
 			}
 		}
 	}
 	return 0;
+}
+
+/*
+ * Writing rate_memory_entries empties the rate cache, even with the
+ * present size: it goes last, so that a failure never has to write it
+ * back.  Stable otherwise: the changes keep their order.
+ */
+static void entries_last(struct change *ch, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++) {
+		struct change c = ch[i];
+
+		if (c.profile >= 0 || c.idx != AICC_GK_RATE_MEMORY_ENTRIES)
+			continue;
+		memmove(&ch[i], &ch[i + 1], (n - i - 1) * sizeof(*ch));
+		ch[n - 1] = c;
+		return;
+	}
 }
 
 int apply_changes(struct change *ch, size_t n)
@@ -277,6 +313,7 @@ int apply_changes(struct change *ch, size_t n)
 	size_t i, j;
 	int ret;
 
+	entries_last(ch, n);
 	for (i = 0; i < n; i++) {
 		if (ch[i].old == ch[i].new)
 			continue;
@@ -630,20 +667,27 @@ int cmd_show(int argc, char **argv)
 	}
 	if (ret)
 		return 1;
+	/*
+	 * The knobs are read again to print them: one that became unreadable
+	 * in between (the module unloaded) ends the output with an error.
+	 */
 	if (opt_json)
 		json_open_obj(NULL);
 	if (p != -3) {
-		show_one(p, details, false);
+		ret = show_one(p, details, false);
 	} else {
-		for (i = 0; i < AICC_NR_PROFILES; i++) {
+		for (i = 0; i < AICC_NR_PROFILES && !ret; i++) {
 			if (!profile_present(i))
 				continue;
-			show_one(i, details, false);
+			ret = show_one(i, details, false);
 			if (!opt_json)
 				putchar('\n');
 		}
-		show_one(-1, details, false);
+		if (!ret)
+			ret = show_one(-1, details, false);
 	}
+	if (ret)
+		return 1;
 	if (opt_json) {
 		json_close_obj();
 		json_end();
@@ -729,7 +773,7 @@ int cmd_set(int argc, char **argv)
 		    profile_name(p));
 		return 1;
 	}
-	if (read_old_values(ch, n) || check_consistency(ch, n) ||
+	if (read_old_values(ch, n) || check_consistency(ch, n, false) ||
 	    apply_changes(ch, n))
 		return 1;
 	return 0;
@@ -960,8 +1004,13 @@ static int profile_load(const char *file, bool dry)
 		err("%s: no settings found, nothing applied", file);
 		return EXIT_USAGE;
 	}
-	if (dry && !module_loaded())
+	if (dry && !module_loaded()) {
+		if (check_consistency(ch, n, true))
+			return 1;
+		warn("module not loaded: %s checked against the built-in defaults, not the running values; profiles not checked for presence",
+		     file);
 		return 0;
+	}
 	if (require_module())
 		return 1;
 	for (j = 0; j < n; j++) {
@@ -971,7 +1020,7 @@ static int profile_load(const char *file, bool dry)
 			return 1;
 		}
 	}
-	if (read_old_values(ch, n) || check_consistency(ch, n))
+	if (read_old_values(ch, n) || check_consistency(ch, n, false))
 		return 1;
 	if (dry)
 		return 0;

@@ -320,5 +320,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (strlen(sysfs_root()) > AICC_SYSFS_ROOT_MAX) {
+		err("AICC_SYSFS: directory name longer than %d characters",
+		    AICC_SYSFS_ROOT_MAX);
+		return EXIT_USAGE;
+	}
 	return check_stdout(run_cmd_table(commands, NULL, argc - i, argv + i));
 }

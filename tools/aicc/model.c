@@ -302,21 +302,26 @@ static int model_show(const char *file)
 static int model_unload(void)
 {
 	char path[512];
-	int fd, ret = 0;
+	int ret;
 
 	if (require_module())
 		return 1;
 	model_path(path, sizeof(path), AICC_G_MODEL_UNLOAD);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "1\n", 2) != 2) {
-		err("%s: %s", path, errno_words(errno));
-		ret = 1;
+	/* a short write is EIO, a failed close its own errno */
+	ret = write_u64_file(path, 1);
+	if (ret) {
+		err("%s: %s", path, errno_words(-ret));
+		return 1;
 	}
-	if (fd >= 0)
-		close(fd);
-	if (!ret && !opt_json)
+	if (opt_json) {
+		json_open_obj(NULL);
+		json_bool("unloaded", true);
+		json_close_obj();
+		json_end();
+	} else {
 		printf("model unloaded: every flow uses the classic controller\n");
-	return ret;
+	}
+	return 0;
 }
 
 static void model_usage(FILE *f)

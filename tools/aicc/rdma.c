@@ -161,11 +161,12 @@ static int parse_u64(const char *s, uint64_t *v)
 
 /*
  * Checks one assignment NAME=VAL and stores it in v[]/have[]; where names
- * the source for the error ("rdma set" or "FILE:LINE").  A knob given
- * twice in one file is refused (dup); on the command line the last wins.
+ * the source for the error ("rdma set" or "FILE:LINE").  A knob already
+ * in seen[] is refused: given twice in one file, or twice on the command
+ * line (where an argument may override the file's value).
  */
 static int check_assign(const char *where, const char *name, const char *val,
-			bool dup, uint64_t *v, bool *have)
+			bool *seen, uint64_t *v, bool *have)
 {
 	const struct aicc_roce_knob_desc *k;
 	uint64_t x;
@@ -185,12 +186,13 @@ static int check_assign(const char *where, const char *name, const char *val,
 		    roce_unit_name[k->unit]);
 		return -1;
 	}
-	if (dup && have[i]) {
+	if (seen[i]) {
 		err("%s: %s set twice", where, name);
 		return -1;
 	}
 	v[i] = x;
 	have[i] = true;
+	seen[i] = true;
 	return 0;
 }
 
@@ -234,7 +236,7 @@ static int load_file(const char *file, uint64_t *v, bool *have)
 			err("%s: expected 'KNOB = VALUE'", where);
 			goto out;
 		}
-		if (check_assign(where, name, val, true, v, have))
+		if (check_assign(where, name, val, have, v, have))
 			goto out;
 		any = true;
 	}
@@ -255,6 +257,7 @@ static int rdma_set(int argc, char **argv)
 {
 	uint64_t val[AICC_ROCE_NR_KNOBS], old[AICC_ROCE_NR_KNOBS];
 	bool have[AICC_ROCE_NR_KNOBS] = { false };
+	bool arg[AICC_ROCE_NR_KNOBS] = { false };
 	const char *file = NULL;
 	char d[512], p[600];
 	int i, j, r, n = 0, bad = 0, written = 0;
@@ -286,11 +289,14 @@ static int rdma_set(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		l = (size_t)(eq - argv[i]);
-		if (l >= sizeof(name))
-			l = sizeof(name) - 1;
+		if (l >= sizeof(name)) {
+			err("rdma set: unknown knob '%.*s' (see 'aicc rdma show')",
+			    (int)l, argv[i]);
+			return EXIT_USAGE;
+		}
 		memcpy(name, argv[i], l);
 		name[l] = 0;
-		if (check_assign("rdma set", name, eq + 1, false, val, have))
+		if (check_assign("rdma set", name, eq + 1, arg, val, have))
 			return EXIT_USAGE;
 	}
 	for (i = 0; i < AICC_ROCE_NR_KNOBS; i++)

@@ -117,6 +117,79 @@ t_module_absent() {
 	[ $RC = 0 ] && echo "$OUT" | grep -qx "aicc_up 0" || fail "metrics: $OUT"
 }
 
+# profile load -n without the module: the bounds that must stay ordered
+# are checked against the built-in defaults (with a warning that says so),
+# not skipped; with the module the same file is refused the same way.
+t_profile_check_absent() {
+	printf 'aicc.target_min_us = 60ms\naicc.target_max_us = 30ms\n' \
+		>"$TMP/order.conf"
+	AICC_SYSFS=$TMP/none run "$AICC" profile load -n "$TMP/order.conf"
+	[ $RC = 1 ] && echo "$ERR" | grep -q "aicc: target_min_us (60000, 60ms) would exceed target_max_us (30000, 30ms) (knobs not in the file at their built-in defaults); nothing changed" ||
+		fail "absent: rc $RC '$ERR'" || return 1
+	# one bound alone, against the other's default: fs_max_cwnd is 41
+	# packets in aicc_defaults.h, so 50 packets of fs_min_cwnd is refused
+	printf 'aicc.fs_min_cwnd = 50pkt\n' >"$TMP/order2.conf"
+	AICC_SYSFS=$TMP/none run "$AICC" profile load -n "$TMP/order2.conf"
+	[ $RC = 1 ] && echo "$ERR" | grep -q "fs_min_cwnd (50000, 50pkt) would exceed fs_max_cwnd (41, 41pkt)" ||
+		fail "absent, default bound: rc $RC '$ERR'" || return 1
+	printf 'aicc.target_max_us = 30ms\n' >"$TMP/fine.conf"
+	AICC_SYSFS=$TMP/none run "$AICC" profile load -n "$TMP/fine.conf"
+	[ $RC = 0 ] && echo "$ERR" | grep -q "warning: module not loaded: .*fine.conf checked against the built-in defaults" ||
+		fail "absent, fine: rc $RC '$ERR'" || return 1
+	fresh_tree || return 1
+	run "$AICC" profile load -n "$TMP/order.conf"
+	[ $RC = 1 ] && echo "$ERR" | grep -q "target_min_us (60000, 60ms) would exceed target_max_us (30000, 30ms); nothing changed" ||
+		fail "present: rc $RC '$ERR'"
+}
+
+# The consistency check names the knob it could not read; an over-long
+# AICC_SYSFS is refused before any path is built from it.
+t_consistency_read_error() {
+	local long
+	fresh_tree || return 1
+	chmod 0000 "$AICC_SYSFS/aicc/pacing_max_kbps"
+	run as_user "$AICC" set aicc target=100
+	[ $RC = 1 ] && echo "$ERR" | grep -q "cannot read aicc.pacing_max_kbps: " ||
+		fail "rc $RC '$ERR'" || return 1
+	long=$TMP/$(printf 'd%.0s' {1..260})
+	AICC_SYSFS=$long run "$AICC" model unload
+	[ $RC = 2 ] && echo "$ERR" | grep -q "AICC_SYSFS: directory name longer than 256 characters" ||
+		fail "long AICC_SYSFS: rc $RC '$ERR'"
+}
+
+# model unload writes 1 to model_unload (a short write or a failed close
+# is an error too) and with -j answers in JSON.
+t_model_unload() {
+	fresh_tree || return 1
+	: >"$AICC_SYSFS/model_unload"
+	run "$AICC" -j model unload
+	[ $RC = 0 ] && [ "$(cat "$AICC_SYSFS/model_unload")" = 1 ] &&
+		echo "$OUT" | is_json && echo "$OUT" | grep -q '"unloaded": *true' ||
+		fail "json: rc $RC '$OUT' '$ERR'" || return 1
+	run "$AICC" model unload
+	[ $RC = 0 ] && echo "$OUT" | grep -q "^model unloaded" ||
+		fail "text: rc $RC '$OUT' '$ERR'" || return 1
+	chmod 0444 "$AICC_SYSFS/model_unload"
+	run as_user "$AICC" model unload
+	[ $RC = 1 ] && echo "$ERR" | grep -q "model_unload: Permission denied" &&
+		[ -z "$OUT" ] || fail "refused: rc $RC '$OUT' '$ERR'"
+}
+
+# rate_memory_entries empties the rate cache when written, even with its
+# present size: a change that fails elsewhere must not have written it, so
+# it is written last, whatever its place in the command.
+t_entries_last() {
+	local sum
+	fresh_tree || return 1
+	chmod 0444 "$AICC_SYSFS/rate_memory"
+	sum=$(tree_sum)
+	run as_user "$AICC" set global rate_memory_entries=4096 rate_memory=0
+	[ $RC = 1 ] && echo "$ERR" | grep -q "global.rate_memory = 0: .*; nothing changed" &&
+		! echo "$ERR" | grep -q "rolled back" ||
+		fail "rc $RC '$ERR'" || return 1
+	[ "$(tree_sum)" = "$sum" ] || fail "tree changed"
+}
+
 t_show_text() {
 	fresh_tree || return 1
 	# a value of our own: the formatting is under test, not the default
@@ -433,12 +506,22 @@ start_conn() {
 	    p6 = s6.getsockname()[1]
 	except OSError:
 	    pass
-	open(sys.argv[1], 'w').write('%d %d %d\n' % (s.getsockname()[1], c.getsockname()[1], p6))
+	pm = 0
+	try:
+	    # a dual-stack listener: its IPv4 client is an IPv6 socket, ::ffff:127.0.0.1
+	    sm = socket.socket(socket.AF_INET6); sm.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+	    sm.bind(('::', 0)); sm.listen(1)
+	    cm = socket.create_connection(('127.0.0.1', sm.getsockname()[1]))
+	    am, _ = sm.accept(); cm.sendall(b'm' * 1000); am.recv(1000)
+	    pm = sm.getsockname()[1]
+	except OSError:
+	    pass
+	open(sys.argv[1], 'w').write('%d %d %d %d\n' % (s.getsockname()[1], c.getsockname()[1], p6, pm))
 	time.sleep(30)
 	EOF
 	SRV_PID=$!
 	wait_file "$TMP/ports"
-	read -r SPORT CPORT PORT6 <"$TMP/ports"
+	read -r SPORT CPORT PORT6 PORTM <"$TMP/ports"
 }
 
 t_flows_loopback() {
@@ -493,6 +576,22 @@ assert len(f) == 1 and f[0]["family"] == "inet6" and f[0]["src"] == "::1", f
 assert 0 < f[0]["rtt_us"] < 1000000, f' || fail "ipv6: $OUT"
 	else
 		echo "# no IPv6 loopback, IPv6 flow not checked"
+	fi
+	# an IPv4 filter finds a dual-stack listener's IPv4 client, whose
+	# socket is IPv6 (::ffff:127.0.0.1); an IPv6 one does not
+	if [ "${PORTM:-0}" != 0 ]; then
+		run "$AICC" -j flows -a src 127.0.0.0/8 sport "$PORTM"
+		echo "$OUT" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)
+assert len(f) == 1 and f[0]["family"] == "inet6", f
+assert f[0]["dst"] == "::ffff:127.0.0.1", f' || fail "v4-mapped: $OUT" || return 1
+		run "$AICC" -j flows -a src 10.0.0.0/8 sport "$PORTM"
+		[ "$OUT" = "[]" ] || fail "v4-mapped, other prefix: $OUT" || return 1
+		run "$AICC" -j flows -a src ::1 sport "$PORTM"
+		[ "$OUT" = "[]" ] || fail "v4-mapped, IPv6 filter: $OUT"
+	else
+		echo "# no dual-stack loopback, IPv4-mapped flow not checked"
 	fi
 }
 
@@ -978,6 +1077,15 @@ t_rdma_file_errors() {
 	run "$AICC" rdma export --format mlx5 --file "$TMP/long.conf"
 	[ $RC = 2 ] && echo "$ERR" | grep -q "long.conf:1: line too long" ||
 		fail "512 characters: rc $RC $ERR" || return 1
+	# a knob twice on the command line is refused, as by 'aicc set'; an
+	# argument may still override the file's value
+	run "$AICC" rdma set np_enable=1 np_enable=0
+	[ $RC = 2 ] && echo "$ERR" | grep -q "rdma set: np_enable set twice" ||
+		fail "twice: rc $RC $ERR" || return 1
+	printf 'rp_ai_rate = 9\n' >"$TMP/ai9.conf"
+	run "$AICC" rdma set --file "$TMP/ai9.conf" rp_ai_rate=11
+	[ $RC = 0 ] && [ "$(cat "$RK/rp_ai_rate")" = 11 ] ||
+		fail "override: rc $RC $ERR" || return 1
 	# a value is digits only: no white space, no sign
 	for v in "rp_ai_rate= 9" $'rp_ai_rate=\t9' $'rp_ai_rate=\n9' "rp_ai_rate=+9"; do
 		run "$AICC" rdma set "$v"
@@ -1099,7 +1207,8 @@ t_rdma_flows_read_errors() {
 		fail "read error: rc $RC, '$ERR'"
 }
 
-TESTS=(help module_absent show_text json_valid json_non_utf8 set_units
+TESTS=(help module_absent profile_check_absent consistency_read_error
+       entries_last model_unload show_text json_valid json_non_utf8 set_units
        bad_values out_of_range rollback unreadable profile_roundtrip
        profile_malformed profile_full_dup profile_rollback metrics
        flows_loopback flows_filters flows_states select_get

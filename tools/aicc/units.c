@@ -21,10 +21,13 @@ const struct aicc_name_desc *const stat_table = aicc_stat_desc;
 const struct aicc_name_desc *const profile_table = aicc_profile_desc;
 
 const struct aicc_knob_desc global_knob_table[NR_GLOBAL_KNOBS] = {
-	{ AICC_G_RATE_MEMORY, AICC_UNIT_BOOL, 0, 1,
-	  "remember per-peer rates (all profiles)" },
-	{ AICC_G_RATE_MEMORY_ENTRIES, AICC_UNIT_COUNT, AICC_MEM_ENTRIES_MIN,
-	  AICC_MEM_ENTRIES_MAX, "size of the per-peer rate cache, a power of two" },
+	[AICC_GK_RATE_MEMORY] = {
+		AICC_G_RATE_MEMORY, AICC_UNIT_BOOL, 0, 1,
+		"remember per-peer rates (all profiles)" },
+	[AICC_GK_RATE_MEMORY_ENTRIES] = {
+		AICC_G_RATE_MEMORY_ENTRIES, AICC_UNIT_COUNT,
+		AICC_MEM_ENTRIES_MIN, AICC_MEM_ENTRIES_MAX,
+		"size of the per-peer rate cache, a power of two" },
 };
 
 /*
@@ -45,7 +48,8 @@ int check_knob_value(int profile, int idx, uint64_t v, char *why,
 {
 	if (unchecked())
 		return 0;
-	if (profile < 0 && idx == 1 && (v & (v - 1))) {
+	if (profile < 0 && idx == AICC_GK_RATE_MEMORY_ENTRIES &&
+	    (v & (v - 1))) {
 		snprintf(why, whylen, "%llu is not a power of two",
 			 (unsigned long long)v);
 		return -1;
