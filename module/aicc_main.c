@@ -227,7 +227,13 @@ static void aicc_init(struct sock *sk)
 	unsigned int profile = aicc_profile_of(sk);
 	const struct aicc_params *p;
 	struct aicc_memval val, *mem = NULL;
-	u64 now = tcp_clock_ns();
+	/*
+	 * The ACKs' clock (tcp_mstamp: tcp_clock_ns() to the microsecond),
+	 * so that no ACK handled within the same microsecond (one queued in
+	 * the socket's backlog while setsockopt() switched to aicc) looks
+	 * older than the state the flow starts from.
+	 */
+	u64 now = tcp_clock_us() * NSEC_PER_USEC;
 	unsigned int ev = 0, init_ev;
 
 	/* no ECN negotiated: the twin without ECT (aicc_ops above) */

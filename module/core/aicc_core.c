@@ -780,6 +780,11 @@ static noinline unsigned int end_round(struct aicc_flow *f,
 		u32 dur = (u32)(s->now_ns >> 10) - f->busy_start;
 		u32 bdel = s->delivered - f->busy_del0;
 
+		/* a start "after" now (aicc_busy_span()) starts now */
+		if (dur > AICC_BUSY_SPAN_MAX) {
+			f->busy_start = (u32)(s->now_ns >> 10);
+			dur = 0;
+		}
 		if (dur >= 1U << 31 || bdel >= 1U << 31) {
 			f->busy_start += dur >> 1;
 			f->busy_del0 += bdel >> 1;
@@ -1113,7 +1118,7 @@ unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
  */
 static void resume_window(struct aicc_flow *f, u64 busy_end_ns, u32 delivered)
 {
-	u32 dur = (u32)(busy_end_ns >> 10) - f->busy_start;	/* ~us */
+	u32 dur = aicc_busy_span(f, busy_end_ns);	/* ~us */
 	u32 del = delivered - f->busy_del0;
 	u64 rt = (u64)f->base_rtt + f->target;
 	u64 q, w;

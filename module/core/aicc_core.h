@@ -180,6 +180,21 @@ unsigned int aicc_on_undo(struct aicc_flow *f, const struct aicc_params *p,
 u64 aicc_resume_hold_ns(const struct aicc_flow *f, u64 idle_ns, u32 bytes);
 bool aicc_idle_start(const struct aicc_flow *f, u64 idle_ns);
 bool aicc_flow_memval(const struct aicc_flow *f, struct aicc_memval *out);
+/*
+ * The busy period's length at @now_ns, in 2^10 ns (about microseconds).
+ * end_round() keeps it under 2^31 of them, so a span above 3 * 2^30 is a
+ * start after @now_ns, a clock read that went backwards (a glue that
+ * stamped the start with a finer clock than its ACKs), and counts as none.
+ */
+#define AICC_BUSY_SPAN_MAX	(3U << 30)
+
+static inline u32 aicc_busy_span(const struct aicc_flow *f, u64 now_ns)
+{
+	u32 dur = (u32)(now_ns >> 10) - f->busy_start;
+
+	return dur > AICC_BUSY_SPAN_MAX ? 0 : dur;
+}
+
 bool aicc_mem_fresh(const struct aicc_params *p, u64 age_ns);
 void aicc_flow_adopt_base(struct aicc_flow *f, const struct aicc_params *p,
 			  const struct aicc_memval *mv, u64 now_ns);

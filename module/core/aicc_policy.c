@@ -145,7 +145,7 @@ void aicc_policy_features(const struct aicc_flow *f,
 	x[AICC_MI_DELIVERY] = ratio_q12(in->del, dm_decode(f->del_max));
 	x[AICC_MI_WIN_BDP] = ratio_q12(aicc_mul_shr(f->cwnd, rtt, 16),
 				       (u64)in->del * base);
-	busy = (u32)(in->now_ns >> 10) - f->busy_start;	/* ~us */
+	busy = aicc_busy_span(f, in->now_ns);	/* ~us */
 	x[AICC_MI_BUSY] = ratio_q12((u64)busy << 10, (u64)base * 8);
 	x[AICC_MI_WINDOW] = sat16((log2_q12(f->cwnd ? f->cwnd : 1) -
 				   16 * AICC_POL_ONE) / 4);

@@ -1364,6 +1364,39 @@ KTAP_CASE(resume_window_exact_at_microsecond_rtts)
 }
 
 /*
+ * A busy period stamped a little after the ACKs that follow (the module
+ * stamped init with tcp_clock_ns() and the ACKs with tcp_mstamp, the same
+ * clock to the microsecond: an ACK from the socket's backlog right after
+ * setsockopt() switched to aicc came "before" it).  The span counts from
+ * the first round's end, and the resume takes the period's rate.  Until 7
+ * December 2026 the span read as 2^32 - 1 units, end_round() halved it to
+ * a phantom 36 minutes, and the resume cut the window to a few packets.
+ */
+KTAP_CASE(busy_start_after_ack_counts_from_the_round)
+{
+	const u32 base = 2000;
+	struct drv d;
+	double want;
+
+	drv_init(&d, AICC_PROF_COLL);
+	drv_to_track(&d, base);
+	d.f.cwnd = 50ULL << 16;
+	drv_round_n(&d, base, 0, 0, 50);
+	d.f.busy_start = (u32)(d.now >> 10) + 1;
+	d.f.busy_del0 = d.delivered;
+	for (int i = 0; i < 200; i++)
+		drv_round_n(&d, base, i == 0, 0, 25);
+	ktap_expect(aicc_busy_span(&d.f, d.now) < 2000,
+		    "busy span %u units after 200 rounds of %u ns",
+		    aicc_busy_span(&d.f, d.now), base + d.f.target);
+	drv_gap(&d);
+	want = 25.0 * (base + d.f.target) / base;
+	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
+		    fabs(cwnd_pkts(&d) / want - 1) < 0.03,
+		    "window %.2f after idle, want %.2f", cwnd_pkts(&d), want);
+}
+
+/*
  * On long, fast paths the resume window is still the busy period's rate
  * times base + T: 100 Gbit/s for 250 s (2.08e9 packets, under the 2^31
  * at which the period is halved) at base RTTs of 10 to 250 ms.  Until 6

@@ -340,12 +340,12 @@ static int bulk_run(struct bulk *b, uint64_t deadline)
 				flow_write(b, i);
 		}
 	}
+	/* a run that ended early (a signal, the deadline, every flow failed) */
 	b->t_end = b->t0 + b->dur;
-	if (ret < 0) {
+	if (ret < 0)
 		b->interrupted = true;
-		if (now_ns() < b->t_end)
-			b->t_end = now_ns();
-	}
+	if ((ret < 0 || b->errors) && now_ns() < b->t_end)
+		b->t_end = now_ns();
 	/* Whatever is still open: final numbers, then close. */
 	for (int i = 0; i < b->n; i++) {
 		struct flow *f = &b->f[i];
@@ -358,6 +358,20 @@ static int bulk_run(struct bulk *b, uint64_t deadline)
 	return ret;
 }
 
+/* "N flows failed; flow I: WHY", the first failure's reason */
+static const char *bulk_first_error(const struct bulk *b, char *buf,
+				    size_t len)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->c[i].state == CS_FAILED)
+			break;
+	snprintf(buf, len, "%d flow%s failed; flow %d: %s", b->errors,
+		 b->errors > 1 ? "s" : "", i, i < b->n ? b->c[i].err : "?");
+	return buf;
+}
+
 static void bulk_report(struct bulk *b, const struct netns_counters *na,
 			const struct netns_counters *nb)
 {
@@ -366,6 +380,7 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 	double *wr = calloc((unsigned int)b->n, sizeof(double));
 	double wtotal = 0, jain = NAN;
 	uint64_t total_bytes = 0;
+	char ebuf[256];
 	struct jw w;
 	int i, k;
 
@@ -474,7 +489,9 @@ static void bulk_report(struct bulk *b, const struct netns_counters *na,
 		jw_obj_end(&w);
 		netns_counters_json(&w, na, nb);
 		jw_int(&w, "errors", b->errors);
-		jw_str(&w, "error", b->interrupted ? "run stopped early" : NULL);
+		jw_str(&w, "error", b->interrupted ? "run stopped early" :
+		       b->errors ? bulk_first_error(b, ebuf, sizeof(ebuf)) :
+		       NULL);
 		jw_obj_end(&w);
 		jw_end(&w);
 		free(wr);

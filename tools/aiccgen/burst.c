@@ -280,6 +280,12 @@ static int burst_run(struct burst *b, uint64_t deadline)
 			running = false;
 			if (++b->iter == total)
 				break;
+			/*
+			 * The counters finish_iteration() read took time: the
+			 * gap, and with --gap 0 the next iteration's start
+			 * (t_iter), count from after them.
+			 */
+			now = now_ns();
 			next_start = now + gap;
 		}
 		if (!running && now >= next_start) {

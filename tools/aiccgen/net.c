@@ -738,6 +738,7 @@ static void cconn_handshake(struct loop *l, struct cconn *c, uint32_t ev,
 {
 	struct wire_hello h;
 	ssize_t r;
+	int e;
 
 	if (c->state == CS_CONNECTING) {
 		int err = 0;
@@ -780,7 +781,15 @@ static void cconn_handshake(struct loop *l, struct cconn *c, uint32_t ev,
 	c->hello_off += r;
 	if (c->hello_off < WIRE_HELLO_LEN)
 		return;
-	if (wire_get_hello(c->hello, &h)) {
+	e = wire_get_hello(c->hello, &h);
+	if (e == -2) {
+		/* a server of another version says so in its own */
+		cconn_fail(l, c, "server refused the connection: %s (server %u, client %u)",
+			   hello_status(HELLO_BAD_VERSION), c->hello[4],
+			   WIRE_VERSION);
+		return;
+	}
+	if (e) {
 		cconn_fail(l, c, "unexpected reply from %s port %d (not an aiccgen server?)",
 			   c->host, port);
 		return;

@@ -167,6 +167,26 @@ t_incast()
 		'len(d["conns"]) == 4 and all(c["error"] is None for c in d["conns"])'
 }
 
+# With --gap 0 an iteration starts after the previous one's counters
+# were read (TCP_INFO per connection, /proc/self/net/*), not before: its
+# completion time does not include them.  Until 7 December 2026 it did,
+# and small bursts on loopback took 4-5 times as long with --gap 0 as
+# with --gap 0.001 (p50 135 against 31 us); now about the same.
+t_incast_gap0()
+{
+	local g
+	for g in 0 0.001; do
+		"$GEN" incast -c "$HOST" -p "$PORT" -n 2 --size 1K --iters 100 \
+			--gap $g -j >"$tmp/gap$g.json" || return 1
+	done
+	python3 - "$tmp/gap0.json" "$tmp/gap0.001.json" <<'PY'
+import json, sys
+p = [json.load(open(f))["summary"]["p50_us"] for f in sys.argv[1:]]
+print("# p50 %.1f us with --gap 0, %.1f with --gap 0.001" % tuple(p))
+assert p[0] < 2 * p[1], p
+PY
+}
+
 t_incast_ideal()
 {
 	"$GEN" incast -c "$HOST" -p "$PORT" -n 2 --size 100000 --iters 2 \
@@ -408,6 +428,94 @@ PY
 		sleep 0.1
 	done
 	return 1
+}
+
+# hello_server PORT-FILE VERSION STATUS CLOSE_S: a server on 127.0.0.1 that
+# reads each session header, answers with a hello of protocol VERSION and
+# STATUS, and closes the connection CLOSE_S seconds later without reading
+# what came since (a reset); its port in PORT-FILE, in the background as
+# aux_pid.
+hello_server()
+{
+	python3 - "$@" <<'PY' &
+import os, socket, struct, sys, threading, time
+MAGIC = 0x41494347
+
+def serve(c):
+    try:
+        b = b''
+        while len(b) < 32:
+            r = c.recv(32 - len(b))
+            if not r:
+                raise EOFError
+            b += r
+        c.sendall(struct.pack('>IBB10x16s', MAGIC, int(sys.argv[2]),
+                              int(sys.argv[3]), b'reno'))
+        time.sleep(float(sys.argv[4]))
+    except (EOFError, OSError):
+        pass
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+    c.close()
+
+s = socket.socket()
+s.bind(('127.0.0.1', 0))
+s.listen(8)
+with open(sys.argv[1] + '.tmp', 'w') as f:
+    f.write('%d\n' % s.getsockname()[1])
+os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+s.settimeout(20)
+while True:
+    try:
+        c, _ = s.accept()
+    except OSError:
+        break
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+PY
+	aux_pid=$!
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A server of another protocol version refuses with its own version in
+# the hello: the client says so, not "not an aiccgen server".
+t_version_mismatch()
+{
+	local rc=0
+	hello_server "$tmp/vport" 2 1 0 || return 1
+	timeout 20 "$GEN" bulk -c "$HOST" -p "$(cat "$tmp/vport")" -n 1 -t 0.5 \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	kill "$aux_pid" 2>/dev/null
+	wait "$aux_pid" 2>/dev/null
+	aux_pid=
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] &&
+		grep -q "server refused the connection: protocol version mismatch (server 2, client 1)" "$tmp/err"
+}
+
+# Every bulk flow failed (the server resets it after 0.3 s of a 2 s run):
+# exit 1, and the JSON report says why in "error", with elapsed_s up to
+# the failure rather than the whole -t.
+t_bulk_flows_failed()
+{
+	local rc=0
+	hello_server "$tmp/fport" 1 0 0.3 || return 1
+	timeout 20 "$GEN" bulk -j -c "$HOST" -p "$(cat "$tmp/fport")" -n 1 -t 2 \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	kill "$aux_pid" 2>/dev/null
+	wait "$aux_pid" 2>/dev/null
+	aux_pid=
+	cat "$tmp/err"
+	[ "$rc" -eq 1 ] || return 1
+	python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["errors"] == 1, d["errors"]
+assert d["error"].startswith("1 flow failed; flow 0: "), d["error"]
+assert 0.2 < d["elapsed_s"] < 1.5, d["elapsed_s"]
+PY
 }
 
 # A server that answers a request twice, or two thousand times (more
@@ -772,6 +880,7 @@ TESTS=(
 	"bulk_late_intervals_keep_their_bytes t_bulk_late_sample"
 	"incast_4_senders t_incast"
 	"incast_ideal_ratio t_incast_ideal"
+	"incast_gap0_completion_without_counters t_incast_gap0"
 	"patterns_alltoall_ring_p2p t_patterns"
 	"incast_long_deadline t_incast_long_deadline"
 	"incast_iteration_timeout_big_burst t_incast_iter_timeout"
@@ -799,6 +908,8 @@ TESTS=(
 	"server_signal_before_wait t_server_signal_race"
 	"client_signal_before_wait t_client_signal_race"
 	"server_cc_nonexistent t_server_bad_cc"
+	"version_mismatch_named t_version_mismatch"
+	"bulk_all_flows_failed_json_error t_bulk_flows_failed"
 )
 
 PORT=0

@@ -129,7 +129,7 @@ void wire_put_hello(uint8_t *b, const struct wire_hello *h)
 
 int wire_get_hello(const uint8_t *b, struct wire_hello *h)
 {
-	return get_head(b, &h->status, h->cc) ? -1 : 0;
+	return get_head(b, &h->status, h->cc);
 }
 
 void wire_put_msg(uint8_t *b, const struct wire_msg *m)
