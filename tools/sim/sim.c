@@ -216,9 +216,13 @@ u64 sim_rto_ps(const struct sim *s, const struct flow *f)
 {
 	u64 var = 4 * f->rttvar_ps, min = s->c->min_rto_us * PS_PER_US;
 	u64 rto = f->srtt_ps + (var > min ? var : min);
+	u64 cap = 200000 * PS_PER_US;
 
+	/* doubled up to 200 ms, or up to a min_rto_us above that */
+	if (cap < min)
+		cap = min;
 	rto <<= f->backoff;
-	return rto > 200000 * PS_PER_US ? 200000 * PS_PER_US : rto;
+	return rto > cap ? cap : rto;
 }
 
 /*

@@ -17,7 +17,7 @@
 
 static int n_test, n_fail;
 
-#define NR_TESTS	43
+#define NR_TESTS	44
 
 static void report(bool ok, const char *name)
 {
@@ -1124,6 +1124,38 @@ static void test_rto(void)
 }
 
 /*
+ * The backoff doubles the timeout up to 200 ms, or up to a larger minimum
+ * (--min-rto-us 1000000, RFC 6298's): until 7 December 2026 that minimum
+ * was cut to 200 ms.
+ */
+static void test_rto_cap(void)
+{
+	static struct sim s;
+	static struct flow f;
+	struct sim_config c;
+	u64 ms = 1000 * PS_PER_US;
+	bool ok;
+
+	sim_config_defaults(&c);
+	s.c = &c;
+	f.srtt_ps = 10 * PS_PER_US;
+	f.rttvar_ps = 5 * PS_PER_US;
+	c.min_rto_us = 200;
+	f.backoff = 0;
+	ok = sim_rto_ps(&s, &f) == 210 * PS_PER_US;
+	f.backoff = 3;
+	ok = ok && sim_rto_ps(&s, &f) == 8 * 210 * PS_PER_US;
+	f.backoff = 16;
+	ok = ok && sim_rto_ps(&s, &f) == 200 * ms;
+	c.min_rto_us = 1000000;
+	f.backoff = 0;
+	ok = ok && sim_rto_ps(&s, &f) == 1000 * ms;
+	f.backoff = 2;
+	ok = ok && sim_rto_ps(&s, &f) == 1000 * ms;
+	report(ok, "rto_backoff_capped_min_rto_kept");
+}
+
+/*
  * Reno's and DCTCP's timeout takes a new ssthresh as tcp_enter_loss()
  * does: not for a second timeout before the first made progress (its
  * window of one packet would halve ssthresh to 2), nor for one inside
@@ -1396,6 +1428,7 @@ int main(void)
 	test_tlp_aicc();
 	test_delack();
 	test_rto();
+	test_rto_cap();
 	test_rto_ssthresh();
 	test_preconnect();
 	test_stagger_step();

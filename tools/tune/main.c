@@ -535,9 +535,16 @@ static int roce_main(const struct budget *b)
 	}
 
 	for (s = 0; s < 2; s++) {
-		roce_evaluate(set[s], def, &ev[0]);
-		roce_evaluate(set[s], best, &ev[1]);
-		roce_evaluate(set[s], law, &ev[2]);
+		int k, bad = 0;
+
+		bad |= roce_evaluate(set[s], def, &ev[0]);
+		bad |= roce_evaluate(set[s], best, &ev[1]);
+		bad |= roce_evaluate(set[s], law, &ev[2]);
+		for (k = 0; bad && k < 3; k++)
+			if (ev[k].errors)
+				die("%s set, %s: %s; nothing written",
+				    s ? "held-out" : "training", lab[k],
+				    ev[k].err);
 		out("\n== %s set ==\n", s ? "held-out" : "training");
 		roce_print_table(stdout, set[s], ev, lab, n);
 		if (logf_)
@@ -565,6 +572,8 @@ static int roce_main(const struct budget *b)
 	out("\n# %ld evaluations of %d training cases\n", es->evals,
 	    set[0]->n);
 	fprintf(stderr, PROG ": %.1f s CPU\n", cpu_s() - t0);
+	if (logf_ && (fflush(logf_) | ferror(logf_)))
+		die("log: write error; nothing written");
 	if (b->outf && write_roce_file(b->outf, best, header, why, sizeof(why)))
 		die("%s", why);
 	if (logf_ && fclose(logf_))
@@ -694,6 +703,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			outf = optarg;
+			/* refused now, not after the whole search */
+			if (!*outf || outf[strlen(outf) - 1] == '/')
+				die_usage("-o: '%s' names no file", outf);
 			break;
 		case 'h':
 			usage();
@@ -891,12 +903,26 @@ int main(int argc, char **argv)
 		int s, n = baselines ? 4 : 2;
 
 		for (s = 0; s < 2; s++) {
-			evaluate(sets[s], SIM_CC_AICC, def, &ev[0]);
-			evaluate(sets[s], SIM_CC_AICC, best, &ev[1]);
+			int k, bad = 0;
+
+			/*
+			 * The search takes a failed run as a bad candidate;
+			 * here one would put a meaningless objective in the
+			 * file's header: nothing is written.
+			 */
+			bad |= evaluate(sets[s], SIM_CC_AICC, def, &ev[0]);
+			bad |= evaluate(sets[s], SIM_CC_AICC, best, &ev[1]);
 			if (baselines) {
-				evaluate(sets[s], SIM_CC_DCTCP, NULL, &ev[2]);
-				evaluate(sets[s], SIM_CC_SWIFT, NULL, &ev[3]);
+				bad |= evaluate(sets[s], SIM_CC_DCTCP, NULL,
+						&ev[2]);
+				bad |= evaluate(sets[s], SIM_CC_SWIFT, NULL,
+						&ev[3]);
 			}
+			for (k = 0; bad && k < n; k++)
+				if (ev[k].errors)
+					die("%s set, %s: %s; nothing written",
+					    s ? "held-out" : "training",
+					    lab[k], ev[k].err);
 			out("\n== %s set ==\n", s ? "held-out" : "training");
 			print_table(stdout, sets[s], ev, lab, n);
 			if (logf_)
@@ -969,6 +995,9 @@ int main(int argc, char **argv)
 	print_knob_diff(def, best);
 	out("\n# %ld evaluations of %d training cases\n", es->evals, train->n);
 	fprintf(stderr, PROG ": %.1f s CPU\n", cpu_s() - t0);
+	/* a log cut short (a full disk) fails the run before the file */
+	if (logf_ && (fflush(logf_) | ferror(logf_)))
+		die("%s: write error; nothing written", logfile);
 	if (outf && write_profile(outf, profile, best, header, why, sizeof(why)))
 		die("%s", why);
 	if (logf_ && fclose(logf_))

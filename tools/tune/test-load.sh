@@ -256,6 +256,31 @@ unwritable_output_refused_first() {
 		REFUSE_OUT=0 refuses 1 --roce --quick --generations 1 \
 			--log "$TMP/bad.log" -o "$o" || return 1
 	done
+	# an empty name or one ending in '/': bad input, refused at once
+	for o in "" "$TMP/sub/"; do
+		REFUSE_OUT=0 refuses 2 $SMALL --generations 1 -o "$o" ||
+			return 1
+		grep -q "names no file" "$TMP/err" ||
+			fail "-o '$o': $(cat "$TMP/err")" || return 1
+	done
+	unwritable_log_fails_the_run
+}
+
+# a log that cannot be written (a full disk) fails the run, and the
+# profile is not written: the log is the run's record
+unwritable_log_fails_the_run() {
+	local a
+
+	for a in "$SMALL" "--roce --quick"; do
+		rm -f "$TMP/full.conf"
+		# shellcheck disable=SC2086
+		"$TUNE" $a --generations 0 --log /dev/full \
+			-o "$TMP/full.conf" >/dev/null 2>"$TMP/err"
+		[ $? = 1 ] && [ ! -e "$TMP/full.conf" ] &&
+			grep -q "write error; nothing written" "$TMP/err" ||
+			fail "$a, --log /dev/full: $(cat "$TMP/err")" ||
+			return 1
+	done
 }
 
 # the sets run cases at 4 times --rate-gbit and at up to 3 times (aicc_lat)
