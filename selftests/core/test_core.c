@@ -1336,6 +1336,29 @@ KTAP_CASE(resume_rate_survives_delivered_wrap)
 }
 
 /*
+ * A busy period of 200 rounds of 25 packets at a base RTT of 2 us, its
+ * start stamped @ahead units (2^10 ns) after the last ACK before it; its
+ * span at the end in *span, then the gap.  The resume window it should
+ * give: 25 packets per base RTT times base + T.
+ */
+static double busy_then_gap(struct drv *d, u32 ahead, u32 *span)
+{
+	const u32 base = 2000;
+
+	drv_init(d, AICC_PROF_COLL);
+	drv_to_track(d, base);
+	d->f.cwnd = 50ULL << 16;
+	drv_round_n(d, base, 0, 0, 50);
+	d->f.busy_start = (u32)(d->now >> 10) + ahead;
+	d->f.busy_del0 = d->delivered;
+	for (int i = 0; i < 200; i++)
+		drv_round_n(d, base, i == 0, 0, 25);
+	*span = aicc_busy_span(&d->f, d->now);
+	drv_gap(d);
+	return 25.0 * (base + d->f.target) / base;
+}
+
+/*
  * The resume window is the busy period's rate times base + T to within the
  * busy period's clock (1.024 us units over 400 us here), also where base +
  * T is a couple of microseconds: not with base + T truncated to whole
@@ -1343,24 +1366,15 @@ KTAP_CASE(resume_rate_survives_delivered_wrap)
  */
 KTAP_CASE(resume_window_exact_at_microsecond_rtts)
 {
-	const u32 base = 2000;
 	struct drv d;
 	double want;
+	u32 span;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, base);
-	d.f.cwnd = 50ULL << 16;
-	drv_round_n(&d, base, 0, 0, 50);
-	d.f.busy_start = (u32)(d.now >> 10);
-	d.f.busy_del0 = d.delivered;
-	for (int i = 0; i < 200; i++)
-		drv_round_n(&d, base, i == 0, 0, 25);
-	drv_gap(&d);
-	want = 25.0 * (base + d.f.target) / base;
+	want = busy_then_gap(&d, 0, &span);
 	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
 		    fabs(cwnd_pkts(&d) / want - 1) < 0.02,
 		    "window %.2f after idle, want %.2f (base + T %u ns)",
-		    cwnd_pkts(&d), want, base + d.f.target);
+		    cwnd_pkts(&d), want, 2000 + d.f.target);
 }
 
 /*
@@ -1374,23 +1388,12 @@ KTAP_CASE(resume_window_exact_at_microsecond_rtts)
  */
 KTAP_CASE(busy_start_after_ack_counts_from_the_round)
 {
-	const u32 base = 2000;
 	struct drv d;
 	double want;
+	u32 span;
 
-	drv_init(&d, AICC_PROF_COLL);
-	drv_to_track(&d, base);
-	d.f.cwnd = 50ULL << 16;
-	drv_round_n(&d, base, 0, 0, 50);
-	d.f.busy_start = (u32)(d.now >> 10) + 1;
-	d.f.busy_del0 = d.delivered;
-	for (int i = 0; i < 200; i++)
-		drv_round_n(&d, base, i == 0, 0, 25);
-	ktap_expect(aicc_busy_span(&d.f, d.now) < 2000,
-		    "busy span %u units after 200 rounds of %u ns",
-		    aicc_busy_span(&d.f, d.now), base + d.f.target);
-	drv_gap(&d);
-	want = 25.0 * (base + d.f.target) / base;
+	want = busy_then_gap(&d, 1, &span);
+	ktap_expect(span < 2000, "busy span %u units after 200 rounds", span);
 	ktap_expect(d.f.mode == AICC_MODE_RESUME &&
 		    fabs(cwnd_pkts(&d) / want - 1) < 0.03,
 		    "window %.2f after idle, want %.2f", cwnd_pkts(&d), want);

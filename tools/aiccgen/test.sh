@@ -372,15 +372,16 @@ t_multi_host()
 	done
 }
 
-# dup_server PORT-FILE COPIES [CC-HEX]: a message server on 127.0.0.1 that
-# answers every request with COPIES identical ACKs (the same seq) and says
-# in its hello that it uses the congestion control whose name is the bytes
-# CC-HEX (default "reno"); it writes its port to PORT-FILE and runs in the
-# background as aux_pid.
-dup_server()
+# py_server PORT-FILE SERVE ARGS...: a server on 127.0.0.1 in the
+# background (aux_pid) that runs the Python function serve(c) -- the text
+# SERVE, which may use recv_all(c, n), MAGIC and sys.argv[2:] = ARGS -- in
+# a thread per connection; it writes its port to PORT-FILE and returns once
+# it has.
+py_server()
 {
-	python3 - "$1" "$2" "${3:-72656e6f}" <<'PY' &
-import os, socket, struct, sys, threading
+	local file=$1 serve=$2
+	shift 2
+	python3 -c "import os, socket, struct, sys, threading, time
 MAGIC, MSG_MAGIC, ACK = 0x41494347, 0x41494d47, 3
 
 def recv_all(c, n):
@@ -392,7 +393,38 @@ def recv_all(c, n):
         b += r
     return b
 
-def serve(c, copies):
+$serve
+
+s = socket.socket()
+s.bind(('127.0.0.1', 0))
+s.listen(8)
+with open(sys.argv[1] + '.tmp', 'w') as f:
+    f.write('%d\n' % s.getsockname()[1])
+os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+s.settimeout(20)
+while True:
+    try:
+        c, _ = s.accept()
+    except OSError:
+        break
+    threading.Thread(target=serve, args=(c,), daemon=True).start()" \
+		"$file" "$@" &
+	aux_pid=$!
+	for _ in $(seq 100); do
+		[ -s "$file" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# dup_server PORT-FILE COPIES [CC-HEX]: a message server that answers
+# every request with COPIES identical ACKs (the same seq) and says in its
+# hello that it uses the congestion control whose name is the bytes
+# CC-HEX (default "reno") (py_server).
+dup_server()
+{
+	py_server "$1" "
+def serve(c):
     try:
         recv_all(c, 32)                 # the session header
         c.sendall(struct.pack('>IBB10x16s', MAGIC, 1, 0,
@@ -402,81 +434,29 @@ def serve(c, copies):
                                                    recv_all(c, 24))
             recv_all(c, ln)
             ack = struct.pack('>IIHHIQ', MSG_MAGIC, seq, ACK, 0, 0, resp)
-            c.sendall((ack + bytes(resp)) * copies)
+            c.sendall((ack + bytes(resp)) * int(sys.argv[2]))
     except (EOFError, OSError):
         pass
-    c.close()
-
-s = socket.socket()
-s.bind(('127.0.0.1', 0))
-s.listen(8)
-with open(sys.argv[1] + '.tmp', 'w') as f:
-    f.write('%d\n' % s.getsockname()[1])
-os.rename(sys.argv[1] + '.tmp', sys.argv[1])
-s.settimeout(20)
-while True:
-    try:
-        c, _ = s.accept()
-    except OSError:
-        break
-    threading.Thread(target=serve, args=(c, int(sys.argv[2])),
-                     daemon=True).start()
-PY
-	aux_pid=$!
-	for _ in $(seq 100); do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
+    c.close()" "$2" "${3:-72656e6f}"
 }
 
-# hello_server PORT-FILE VERSION STATUS CLOSE_S: a server on 127.0.0.1 that
-# reads each session header, answers with a hello of protocol VERSION and
-# STATUS, and closes the connection CLOSE_S seconds later without reading
-# what came since (a reset); its port in PORT-FILE, in the background as
-# aux_pid.
+# hello_server PORT-FILE VERSION STATUS CLOSE_S: a server that reads each
+# session header, answers with a hello of protocol VERSION and STATUS, and
+# closes the connection CLOSE_S seconds later without reading what came
+# since (a reset) (py_server).
 hello_server()
 {
-	python3 - "$@" <<'PY' &
-import os, socket, struct, sys, threading, time
-MAGIC = 0x41494347
-
+	py_server "$1" "
 def serve(c):
     try:
-        b = b''
-        while len(b) < 32:
-            r = c.recv(32 - len(b))
-            if not r:
-                raise EOFError
-            b += r
+        recv_all(c, 32)
         c.sendall(struct.pack('>IBB10x16s', MAGIC, int(sys.argv[2]),
                               int(sys.argv[3]), b'reno'))
         time.sleep(float(sys.argv[4]))
     except (EOFError, OSError):
         pass
     c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
-    c.close()
-
-s = socket.socket()
-s.bind(('127.0.0.1', 0))
-s.listen(8)
-with open(sys.argv[1] + '.tmp', 'w') as f:
-    f.write('%d\n' % s.getsockname()[1])
-os.rename(sys.argv[1] + '.tmp', sys.argv[1])
-s.settimeout(20)
-while True:
-    try:
-        c, _ = s.accept()
-    except OSError:
-        break
-    threading.Thread(target=serve, args=(c,), daemon=True).start()
-PY
-	aux_pid=$!
-	for _ in $(seq 100); do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
+    c.close()" "$2" "$3" "$4"
 }
 
 # A server of another protocol version refuses with its own version in
